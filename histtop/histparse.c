@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * histparse: the text of a tracefs `hist` file to a snapshot (see histparse.h).
+ *
+ * The formats follow kernel/trace/trace_events_hist.c: hist_trigger_show()
+ * for the frame, hist_trigger_print_key() for keys, hist_trigger_print_val()
+ * for values and track_data_print() for onmax()/onchange() lines.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histparse.h"
+#include "util.h"
+
+struct cursor {
+	const char *p;		/* current position */
+	const char *end;
+	size_t line;		/* 1-based line number of p */
+	char *err;
+};
+
+static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct cursor *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (c->err)
+		return -1;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	c->err = xasprintf("line %zu: %s", c->line, msg);
+	free(msg);
+	return -1;
+}
+
+static bool at_end(const struct cursor *c)
+{
+	return c->p >= c->end;
+}
+
+/* Length of the current line without its newline. */
+static size_t line_len(const struct cursor *c)
+{
+	const char *nl = memchr(c->p, '\n', c->end - c->p);
+
+	return (nl ? nl : c->end) - c->p;
+}
+
+static void next_line(struct cursor *c)
+{
+	const char *nl = memchr(c->p, '\n', c->end - c->p);
+
+	c->p = nl ? nl + 1 : c->end;
+	c->line++;
+}
+
+static bool line_starts(const struct cursor *c, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, prefix, n);
+}
+
+static bool line_blank(const struct cursor *c)
+{
+	const char *q;
+
+	for (q = c->p; q < c->end && *q != '\n'; q++)
+		if (!isspace((unsigned char)*q))
+			return false;
+	return true;
+}
+
+static const char *memmem_r(const char *hay, const char *end, const char *needle)
+{
+	return memmem(hay, end - hay, needle, strlen(needle));
+}
+
+/* Trim trailing blanks of [s, s+n). */
+static char *dup_trimmed(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	return xstrndup(s, n);
+}
+
+static void strv_push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	*v = xgrow(*v, cap, *n + 2, sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+void hp_strv_free(char **v)
+{
+	char **p;
+
+	if (!v)
+		return;
+	for (p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t hp_strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+char *hp_field_base(const char *spec)
+{
+	return xstrndup(spec, strcspn(spec, "."));
+}
+
+static char **split(const char *s, size_t n, char sep)
+{
+	char **v = NULL;
+	size_t len = 0, cap = 0;
+	const char *q, *end = s + n;
+
+	while (s < end) {
+		q = memchr(s, sep, end - s);
+		if (!q)
+			q = end;
+		strv_push(&v, &len, &cap, xstrndup(s, q - s));
+		s = q + 1;
+	}
+	if (!v)
+		v = xcalloc(1, sizeof(*v));
+	return v;
+}
+
+int hp_trigger_parse(const char *s, struct hp_trigger *t)
+{
+	const char *head_end, *ifp, *state;
+	char **params, **p;
+	size_t nother = 0, cap = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (strncmp(s, "hist", 4) || (s[4] != ':' && s[4] != '\0'))
+		return -1;
+	s += s[4] ? 5 : 4;
+
+	head_end = s + strlen(s);
+	/* the state suffix the kernel adds when it prints a trigger */
+	state = strstr(s, " [active]");
+	if (!state)
+		state = strstr(s, " [paused]");
+	if (state)
+		head_end = state;
+	ifp = strstr(s, " if ");
+	if (ifp && ifp < head_end) {
+		t->filter = dup_trimmed(ifp + 4, head_end - ifp - 4);
+		head_end = ifp;
+	}
+	while (head_end > s && isspace((unsigned char)head_end[-1]))
+		head_end--;
+
+	params = split(s, head_end - s, ':');
+	for (p = params; *p; p++) {
+		if (!strncmp(*p, "keys=", 5) || !strncmp(*p, "key=", 4)) {
+			hp_strv_free(t->keys);
+			t->keys = split(strchr(*p, '=') + 1, strlen(strchr(*p, '=') + 1), ',');
+		} else if (!strncmp(*p, "vals=", 5) || !strncmp(*p, "values=", 7) ||
+			   !strncmp(*p, "val=", 4)) {
+			hp_strv_free(t->vals);
+			t->vals = split(strchr(*p, '=') + 1, strlen(strchr(*p, '=') + 1), ',');
+		} else if (!strncmp(*p, "sort=", 5)) {
+			hp_strv_free(t->sort);
+			t->sort = split(*p + 5, strlen(*p + 5), ',');
+		} else if (p == params && **p && !strchr(*p, '=') && !strchr(*p, '(') &&
+			   strcmp(*p, "pause") && strcmp(*p, "cont") &&
+			   strcmp(*p, "continue") && strcmp(*p, "clear")) {
+			t->name = xstrdup(*p);
+		} else if (**p) {
+			strv_push(&t->other, &nother, &cap, xstrdup(*p));
+		}
+	}
+	hp_strv_free(params);
+	if (!t->keys) {
+		hp_trigger_free(t);
+		return -1;
+	}
+	if (!t->vals)
+		t->vals = split("hitcount", 8, ',');
+	if (!t->sort)
+		t->sort = xcalloc(1, sizeof(char *));
+	if (!t->other)
+		t->other = xcalloc(1, sizeof(char *));
+	return 0;
+}
+
+void hp_trigger_free(struct hp_trigger *t)
+{
+	free(t->name);
+	hp_strv_free(t->keys);
+	hp_strv_free(t->vals);
+	hp_strv_free(t->sort);
+	hp_strv_free(t->other);
+	free(t->filter);
+	memset(t, 0, sizeof(*t));
+}
+
+static void entry_free(struct hp_entry *e, size_t nkeys)
+{
+	size_t i;
+
+	free(e->key);
+	if (e->parts)
+		for (i = 0; i < nkeys; i++)
+			free(e->parts[i]);
+	free(e->parts);
+	free(e->vals);
+	free(e->extra);
+}
+
+static void hist_free(struct hp_hist *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nentries; i++)
+		entry_free(&h->entries[i], h->nkeys);
+	free(h->entries);
+	for (i = 0; i < h->ncols; i++)
+		free(h->cols[i].name);
+	free(h->cols);
+	hp_strv_free(h->keys);
+	hp_strv_free(h->key_names);
+	free(h->trigger);
+	free(h->name);
+	free(h->tail);
+}
+
+void hp_snapshot_free(struct hp_snapshot *snap)
+{
+	size_t i;
+
+	if (!snap)
+		return;
+	for (i = 0; i < snap->nhists; i++)
+		hist_free(&snap->hists[i]);
+	free(snap->hists);
+	free(snap);
+}
+
+/* The value kind of a printed column name, from the trigger's val specs. */
+static enum hp_kind col_kind(const char *name, char *const *vals)
+{
+	size_t n = strlen(name);
+	char *const *v;
+
+	if (n > 4 && !strcmp(name + n - 4, " (%)"))
+		return HP_PERCENT;
+	for (v = vals; v && *v; v++) {
+		size_t b = strcspn(*v, ".");
+
+		if (b != n || strncmp(*v, name, n))
+			continue;
+		if (strstr(*v + b, ".graph"))
+			return HP_GRAPH;
+		if (strstr(*v + b, ".hex"))
+			return HP_HEX;
+	}
+	return HP_NUM;
+}
+
+static int parse_u64(struct cursor *c, const char *s, size_t n, int base, uint64_t *out)
+{
+	char tmp[32], *end;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return fail(c, "bad number '%.*s'", (int)(n < 40 ? n : 40), s);
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	if (!isxdigit((unsigned char)tmp[0]))
+		return fail(c, "bad number '%s'", tmp);
+	errno = 0;
+	*out = strtoull(tmp, &end, base);
+	if (errno || *end)
+		return fail(c, "bad number '%s'", tmp);
+	return 0;
+}
+
+/*
+ * The values after a key: " hitcount:          1  bytes_req:         24".
+ * On the first entry the columns are recorded; later entries must match.
+ */
+static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
+		      const char *s, const char *end, uint64_t **out)
+{
+	size_t ncol = 0, cap = 0;
+	uint64_t *v = NULL;
+	bool first = !h->cols;
+	size_t hcap = 0;
+
+	for (;;) {
+		const char *name, *colon, *tok;
+		enum hp_kind kind;
+		char *cname;
+
+		while (s < end && *s == ' ')
+			s++;
+		if (s >= end)
+			break;
+		name = s;
+		colon = memchr(s, ':', end - s);
+		if (!colon || colon == name)
+			return free(v), fail(c, "expected 'name: value' in the values");
+		cname = xstrndup(name, colon - name);
+		s = colon + 1;
+
+		if (first) {
+			kind = col_kind(cname, vals);
+			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
+			h->cols[ncol].name = cname;
+			h->cols[ncol].kind = kind;
+			h->ncols = ncol + 1;
+		} else {
+			if (ncol >= h->ncols || strcmp(h->cols[ncol].name, cname)) {
+				fail(c, "column '%s' where the first entry has '%s'", cname,
+				     ncol < h->ncols ? h->cols[ncol].name : "(none)");
+				free(cname);
+				free(v);
+				return -1;
+			}
+			free(cname);
+			kind = h->cols[ncol].kind;
+		}
+		v = xgrow(v, &cap, ncol + 1, sizeof(*v));
+
+		if (kind == HP_GRAPH) {
+			/* " %20s" of '#' and blanks */
+			if (s < end && *s == ' ')
+				s++;
+			tok = s;
+			while (s < end && s - tok < 20 && (*s == '#' || *s == ' '))
+				s++;
+			v[ncol++] = 0;
+			continue;
+		}
+		while (s < end && *s == ' ')
+			s++;
+		tok = s;
+		while (s < end && *s != ' ')
+			s++;
+		if (kind == HP_PERCENT) {
+			const char *dot = memchr(tok, '.', s - tok);
+			uint64_t whole, frac;
+
+			if (s - tok == 7 && !memcmp(tok, "[ERROR]", 7)) {
+				v[ncol++] = 0;
+				continue;
+			}
+			if (!dot || parse_u64(c, tok, dot - tok, 10, &whole) ||
+			    parse_u64(c, dot + 1, s - dot - 1, 10, &frac))
+				return free(v), fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
+			v[ncol++] = whole * 100 + frac;
+			continue;
+		}
+		if (parse_u64(c, tok, s - tok, kind == HP_HEX ? 16 : 10, &v[ncol]))
+			return free(v), -1;
+		ncol++;
+	}
+	if (ncol == 0 || strcmp(h->cols[0].name, "hitcount"))
+		return free(v), fail(c, "entry has no hitcount");
+	if (ncol != h->ncols)
+		return free(v), fail(c, "entry has %zu values, the first has %zu", ncol, h->ncols);
+	*out = v;
+	return 0;
+}
+
+/*
+ * Split the key text into one part per key field.  Fields are printed as
+ * "name: value" separated by ", "; a value may itself hold ", " (strings),
+ * so a part ends only where ", NEXTNAME:" follows.
+ */
+static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const char *end,
+		     struct hp_entry *e)
+{
+	size_t i;
+
+	e->parts = xcalloc(h->nkeys, sizeof(*e->parts));
+	for (i = 0; i < h->nkeys; i++) {
+		const char *name = h->key_names[i], *vend = end, *q;
+		size_t n = strlen(name);
+
+		if ((size_t)(end - s) < n + 1 || memcmp(s, name, n) || s[n] != ':')
+			return fail(c, "expected key '%s' in '%.*s'", name,
+				    (int)(end - s < 60 ? end - s : 60), s);
+		s += n + 1;
+		if (i + 1 < h->nkeys) {
+			const char *next = h->key_names[i + 1];
+			size_t nn = strlen(next);
+
+			for (q = s; (q = memmem_r(q, end, ", ")); q += 2) {
+				if ((size_t)(end - q) > nn + 2 && !memcmp(q + 2, next, nn) &&
+				    q[2 + nn] == ':') {
+					vend = q;
+					break;
+				}
+			}
+			if (vend == end)
+				return fail(c, "key '%s' not found after '%s'", next, name);
+		}
+		if (!strcmp(h->keys[i], "stacktrace")) {
+			/* one frame a line, each indented: keep "frame\nframe" */
+			struct strbuf sb;
+			const char *l = s;
+
+			sb_init(&sb);
+			while (l < vend) {
+				const char *nl = memchr(l, '\n', vend - l);
+				char *f = dup_trimmed(l, (nl ? nl : vend) - l);
+
+				if (*f) {
+					if (sb.len)
+						sb_add(&sb, "\n", 1);
+					sb_puts(&sb, f);
+				}
+				free(f);
+				l = nl ? nl + 1 : vend;
+			}
+			e->parts[i] = sb_detach(&sb);
+		} else {
+			e->parts[i] = dup_trimmed(s, vend - s);
+		}
+		s = vend + 2;
+	}
+	return 0;
+}
+
+/* The identity of a row: parts joined by ", " (stack frames by ";"). */
+static char *join_key(const struct hp_hist *h, const struct hp_entry *e)
+{
+	struct strbuf sb;
+	size_t i;
+	char *p;
+
+	sb_init(&sb);
+	for (i = 0; i < h->nkeys; i++) {
+		if (i)
+			sb_puts(&sb, ", ");
+		sb_printf(&sb, "%s: ", h->key_names[i]);
+		for (p = e->parts[i]; *p; p++)
+			sb_add(&sb, *p == '\n' ? ";" : p, 1);
+	}
+	return sb_detach(&sb);
+}
+
+static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
+{
+	const char *start = c->p + 2, *close, *eol;
+	struct hp_entry e = { 0 };
+	struct strbuf extra;
+	size_t first_line = c->line, i;
+
+	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
+	close = memmem_r(start, c->end, "} hitcount:");
+	if (!close)
+		return fail(c, "entry without '} hitcount:'");
+	for (i = 0; c->p + i < close; i++)
+		if (c->p[i] == '\n')
+			c->line++;
+	if (split_key(c, h, start, close, &e)) {
+		entry_free(&e, h->nkeys);
+		return -1;
+	}
+	e.key = join_key(h, &e);
+	c->p = close + 1;
+	eol = c->p + line_len(c);
+	if (parse_vals(c, h, vals, c->p, eol, &e.vals)) {
+		entry_free(&e, h->nkeys);
+		return -1;
+	}
+	next_line(c);
+
+	/* onmax()/onchange(): "\tmax: N  var: v" lines */
+	sb_init(&extra);
+	while (!at_end(c) && *c->p == '\t') {
+		if (extra.len)
+			sb_add(&extra, "\n", 1);
+		sb_add(&extra, c->p + 1, line_len(c) - 1);
+		next_line(c);
+	}
+	e.extra = extra.len ? sb_detach(&extra) : NULL;
+	sb_free(&extra);
+
+	h->entries = xrealloc(h->entries, (h->nentries + 1) * sizeof(*h->entries));
+	h->entries[h->nentries++] = e;
+	(void)first_line;
+	return 0;
+}
+
+static int parse_total(struct cursor *c, const char *label, uint64_t *out)
+{
+	const char *s = c->p, *e = c->p + line_len(c);
+	size_t n = strlen(label);
+
+	while (s < e && *s == ' ')
+		s++;
+	if ((size_t)(e - s) <= n || memcmp(s, label, n))
+		return fail(c, "expected '%s' in Totals", label);
+	s += n;
+	while (s < e && *s == ' ')
+		s++;
+	if (parse_u64(c, s, e - s, 10, out))
+		return -1;
+	next_line(c);
+	return 0;
+}
+
+static int parse_info(struct cursor *c, struct hp_hist *h, struct hp_trigger *t)
+{
+	static const char prefix[] = "# trigger info: ";
+	char *info, *state;
+	size_t i, n = line_len(c);
+
+	info = xstrndup(c->p + strlen(prefix), n - strlen(prefix));
+	state = strstr(info, " [active]");
+	if (!state)
+		state = strstr(info, " [paused]");
+	if (!state) {
+		free(info);
+		return fail(c, "trigger info without [active] or [paused]");
+	}
+	h->paused = state[2] == 'p';
+	*state = '\0';
+	h->trigger = info;
+	if (hp_trigger_parse(info, t))
+		return fail(c, "not a hist trigger: '%s'", info);
+	h->name = t->name ? xstrdup(t->name) : NULL;
+	h->nkeys = hp_strv_len(t->keys);
+	h->keys = xcalloc(h->nkeys + 1, sizeof(char *));
+	h->key_names = xcalloc(h->nkeys + 1, sizeof(char *));
+	for (i = 0; i < h->nkeys; i++) {
+		h->keys[i] = xstrdup(t->keys[i]);
+		h->key_names[i] = hp_field_base(t->keys[i]);
+	}
+	next_line(c);
+	return 0;
+}
+
+/* Columns of a hist with no entries: hitcount and the trigger's vals. */
+static void cols_from_trigger(struct hp_hist *h, char *const *vals)
+{
+	char *const *v;
+	size_t n = 1;
+
+	h->cols = xcalloc(hp_strv_len(vals) + 1, sizeof(*h->cols));
+	h->cols[0].name = xstrdup("hitcount");
+	for (v = vals; *v; v++) {
+		char *name;
+
+		if (!strcmp(*v, "hitcount"))
+			continue;
+		name = hp_field_base(*v);
+		if (strstr(*v, ".percent")) {
+			char *p = xasprintf("%s (%%)", name);
+
+			free(name);
+			name = p;
+		}
+		h->cols[n].kind = col_kind(name, vals);
+		h->cols[n++].name = name;
+	}
+	h->ncols = n;
+}
+
+static int parse_hist(struct cursor *c, struct hp_hist *h)
+{
+	struct hp_trigger t = { 0 };
+	struct strbuf tail;
+	int ret = -1;
+
+	/* header: "# event histogram", "#", "# trigger info: ...", "#" */
+	while (!at_end(c) && *c->p == '#') {
+		if (line_starts(c, "# trigger info: ")) {
+			if (h->trigger)
+				return fail(c, "second trigger info line");
+			if (parse_info(c, h, &t))
+				goto out;
+			continue;
+		}
+		next_line(c);
+	}
+	if (!h->trigger) {
+		fail(c, "histogram without a '# trigger info:' line");
+		goto out;
+	}
+
+	sb_init(&tail);
+	for (;;) {
+		if (at_end(c)) {
+			sb_free(&tail);
+			fail(c, "truncated: no Totals");
+			goto out;
+		}
+		if (line_starts(c, "{ ")) {
+			if (parse_entry(c, h, t.vals)) {
+				sb_free(&tail);
+				goto out;
+			}
+		} else if (line_starts(c, "Totals:")) {
+			next_line(c);
+			break;
+		} else if (line_blank(c)) {
+			next_line(c);
+		} else {
+			if (tail.len)
+				sb_add(&tail, "\n", 1);
+			sb_add(&tail, c->p, line_len(c));
+			next_line(c);
+		}
+	}
+	h->tail = tail.len ? sb_detach(&tail) : NULL;
+	sb_free(&tail);
+
+	if (parse_total(c, "Hits:", &h->hits) ||
+	    parse_total(c, "Entries:", &h->total_entries) ||
+	    parse_total(c, "Dropped:", &h->dropped))
+		goto out;
+	if (h->total_entries != h->nentries) {
+		fail(c, "Totals says %llu entries, the histogram has %zu",
+		     (unsigned long long)h->total_entries, h->nentries);
+		goto out;
+	}
+	if (!h->cols)
+		cols_from_trigger(h, t.vals);
+	ret = 0;
+out:
+	hp_trigger_free(&t);
+	return ret;
+}
+
+struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err)
+{
+	struct cursor c = { .p = buf, .end = buf + len, .line = 1 };
+	struct hp_snapshot *snap = xcalloc(1, sizeof(*snap));
+
+	if (memchr(buf, '\0', len)) {
+		*err = xstrdup("NUL byte in hist text");
+		free(snap);
+		return NULL;
+	}
+	for (;;) {
+		while (!at_end(&c) && line_blank(&c))
+			next_line(&c);
+		if (at_end(&c))
+			break;
+		if (!line_starts(&c, "# event histogram")) {
+			fail(&c, "expected '# event histogram'");
+			break;
+		}
+		snap->hists = xrealloc(snap->hists, (snap->nhists + 1) * sizeof(*snap->hists));
+		memset(&snap->hists[snap->nhists], 0, sizeof(*snap->hists));
+		snap->nhists++;
+		if (parse_hist(&c, &snap->hists[snap->nhists - 1]))
+			break;
+	}
+	if (c.err) {
+		hp_snapshot_free(snap);
+		*err = c.err;
+		return NULL;
+	}
+	return snap;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * histparse: the text of a tracefs `hist` file to a snapshot.
+ *
+ * Pure: no I/O, no globals.  All-or-nothing: hp_parse() returns a complete
+ * snapshot or NULL with a message, never a partial one.  Handles every form
+ * the 6.1 kernel prints: compound keys; plain, .hex, .sym, .sym-offset,
+ * .execname, .syscall, .log2, .buckets, string and multi-line stacktrace
+ * keys; plain, .hex, .percent and .graph values; onmax()/onchange() lines;
+ * several histograms in one file; [active]/[paused]; the Totals block.
+ */
+#ifndef HISTTOP_HISTPARSE_H
+#define HISTTOP_HISTPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hp_kind {
+	HP_NUM,		/* decimal */
+	HP_HEX,		/* .hex: printed in hex, stored as its value */
+	HP_PERCENT,	/* .percent: stored in hundredths of a percent */
+	HP_GRAPH,	/* .graph: a bar only, no number (stored as 0) */
+};
+
+struct hp_col {
+	char *name;		/* as printed: "hitcount", "bytes_req", "bytes_req (%)" */
+	enum hp_kind kind;
+};
+
+struct hp_entry {
+	char *key;		/* key text inside the braces, normalised: row identity */
+	char **parts;		/* one text per key field, padding trimmed */
+	uint64_t *vals;		/* one per column, hitcount first */
+	char *extra;		/* lines after the values (onmax/onchange), or NULL */
+};
+
+struct hp_hist {
+	char *trigger;		/* trigger info without the state: "hist:keys=...:size=2048" */
+	int paused;		/* 1 for [paused], 0 for [active] */
+	char *name;		/* a named hist's name, or NULL */
+	size_t nkeys;
+	char **keys;		/* key specs as in the trigger: "call_site.sym" */
+	char **key_names;	/* names as printed before each key part: "call_site" */
+	size_t ncols;
+	struct hp_col *cols;
+	size_t nentries;
+	struct hp_entry *entries;
+	char *tail;		/* other text before Totals (snapshot actions), or NULL */
+	uint64_t hits;
+	uint64_t total_entries;
+	uint64_t dropped;
+};
+
+struct hp_snapshot {
+	size_t nhists;
+	struct hp_hist *hists;
+};
+
+/*
+ * Parse len bytes of hist text (need not be NUL-terminated).  Returns a new
+ * snapshot (free with hp_snapshot_free) or NULL and sets *err to a new
+ * message naming the line ("line 12: ...") that the caller frees.
+ */
+struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
+void hp_snapshot_free(struct hp_snapshot *snap);
+
+/*
+ * Pieces of a trigger string "hist[:NAME]:keys=..:vals=..[:...] [if FILTER]".
+ * Each list is a new NULL-terminated array of new strings; free with
+ * hp_strv_free.  Returns 0, or -1 when s is not a hist trigger.
+ */
+struct hp_trigger {
+	char *name;		/* NULL when unnamed */
+	char **keys;
+	char **vals;		/* as written; "hitcount" included when written */
+	char **sort;
+	char **other;		/* size=, clock=, pause, variables, actions, ... */
+	char *filter;		/* text after " if ", or NULL */
+};
+
+int hp_trigger_parse(const char *s, struct hp_trigger *t);
+void hp_trigger_free(struct hp_trigger *t);
+void hp_strv_free(char **v);
+size_t hp_strv_len(char *const *v);
+
+/* "call_site.sym" -> "call_site" (new string): the name the kernel prints. */
+char *hp_field_base(const char *spec);
+
+#endif

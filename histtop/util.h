@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HISTTOP_UTIL_H
+#define HISTTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Allocation that aborts on out-of-memory: the only error that aborts. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* Grow *arr so that it holds at least want elements of size each. */
+void *xgrow(void *arr, size_t *cap, size_t want, size_t size);
+
+/* A growable byte buffer, always NUL-terminated. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+void sb_init(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Give the buffer away (caller frees); sb is reset. */
+char *sb_detach(struct strbuf *sb);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload: a deterministic event generator for the guest tests.
+ *
+ *   workload [-c COMM] read N SIZE    N read(2)s of SIZE bytes from /dev/zero
+ *   workload [-c COMM] write N SIZE   N write(2)s of SIZE bytes to /dev/null
+ *   workload [-c COMM] sizes N        N read(2)s from /dev/zero of 1..N bytes
+ *   workload [-c COMM] getpid N       N getpid(2) calls
+ *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
+ *   workload [-c COMM] sleep MSEC     sleep, then exit
+ *
+ * -c sets the task's comm first (prctl PR_SET_NAME), so each run can be told
+ * apart by common_pid.execname.  Statically linked: it runs in the guest.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(void)
+{
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | getpid N | fork N | sleep MSEC\n",
+	      stderr);
+	exit(2);
+}
+
+static long num(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || v < 0) {
+		fprintf(stderr, "workload: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static int do_rw(int is_read, long n, long size)
+{
+	char *buf = calloc(1, size ? size : 1);
+	int fd = open(is_read ? "/dev/zero" : "/dev/null", is_read ? O_RDONLY : O_WRONLY);
+	long i;
+
+	if (!buf || fd < 0) {
+		perror("workload");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		ssize_t r = is_read ? read(fd, buf, size) : write(fd, buf, size);
+
+		if (r != size) {
+			perror("workload: short transfer");
+			return 1;
+		}
+	}
+	close(fd);
+	free(buf);
+	return 0;
+}
+
+static int do_fork(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("workload: fork");
+			return 1;
+		}
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-c")) {
+		if (prctl(PR_SET_NAME, argv[2], 0, 0, 0)) {
+			perror("workload: prctl");
+			return 1;
+		}
+		i = 3;
+	}
+	if (i >= argc)
+		usage();
+
+	if (!strcmp(argv[i], "read") || !strcmp(argv[i], "write")) {
+		if (argc - i != 3)
+			usage();
+		return do_rw(argv[i][0] == 'r', num(argv[i + 1]), num(argv[i + 2]));
+	}
+	if (!strcmp(argv[i], "sizes") && argc - i == 2) {
+		long n = num(argv[i + 1]), k;
+
+		for (k = 1; k <= n; k++)
+			if (do_rw(1, 1, k))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(argv[i], "getpid") && argc - i == 2) {
+		long n = num(argv[i + 1]);
+
+		while (n-- > 0)
+			syscall(SYS_getpid);
+		return 0;
+	}
+	if (!strcmp(argv[i], "fork") && argc - i == 2)
+		return do_fork(num(argv[i + 1]));
+	if (!strcmp(argv[i], "sleep") && argc - i == 2) {
+		long ms = num(argv[i + 1]);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	usage();
+	return 2;
+}
