@@ -183,10 +183,9 @@ int hp_trigger_parse(const char *s, struct hp_trigger *t)
 		} else if (!strncmp(*p, "sort=", 5)) {
 			hp_strv_free(t->sort);
 			t->sort = split(*p + 5, strlen(*p + 5), ',');
-		} else if (p == params && **p && !strchr(*p, '=') && !strchr(*p, '(') &&
-			   strcmp(*p, "pause") && strcmp(*p, "cont") &&
-			   strcmp(*p, "continue") && strcmp(*p, "clear")) {
-			t->name = xstrdup(*p);
+		} else if (!strncmp(*p, "name=", 5)) {
+			free(t->name);
+			t->name = xstrdup(*p + 5);
 		} else if (**p) {
 			strv_push(&t->other, &nother, &cap, xstrdup(*p));
 		}

@@ -65,7 +65,7 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
 void hp_snapshot_free(struct hp_snapshot *snap);
 
 /*
- * Pieces of a trigger string "hist[:NAME]:keys=..:vals=..[:...] [if FILTER]".
+ * Pieces of a trigger string "hist:[name=NAME:]keys=..:vals=..[:...] [if FILTER]".
  * Each list is a new NULL-terminated array of new strings; free with
  * hp_strv_free.  Returns 0, or -1 when s is not a hist trigger.
  */

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+#include "util.h"
+
+/* Fold runs of blanks, and the kernel's "[   42]" padding, into one. */
+static void fold_blanks(struct strbuf *sb, const char *s)
+{
+	bool blank = false;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t') {
+			blank = true;
+			continue;
+		}
+		if (blank && sb->len && sb->buf[sb->len - 1] != '[')
+			sb_add(sb, " ", 1);
+		blank = false;
+		sb_add(sb, s, 1);
+	}
+}
+
+char *out_stack_line(const char *part)
+{
+	struct strbuf sb;
+	const char *p = part, *nl;
+
+	sb_init(&sb);
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (sb.len)
+			sb_puts(&sb, " <- ");
+		sb_add(&sb, p, nl ? (size_t)(nl - p) : strlen(p));
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	return sb_detach(&sb);
+}
+
+char *out_key_text(const struct table *t, const struct tb_row *r)
+{
+	struct strbuf sb;
+	size_t i;
+
+	sb_init(&sb);
+	for (i = 0; i < t->nkeys; i++) {
+		if (i)
+			sb_puts(&sb, ", ");
+		if (strchr(r->parts[i], '\n')) {
+			char *s = out_stack_line(r->parts[i]);
+
+			sb_puts(&sb, s);
+			free(s);
+		} else {
+			fold_blanks(&sb, r->parts[i]);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+const char *out_human(char *buf, size_t size, double v)
+{
+	static const char units[] = " KMGTPE";
+	int u = 0;
+
+	while (v >= 9999.5 && u < 6) {
+		v /= 1000;
+		u++;
+	}
+	if (!u)
+		snprintf(buf, size, "%.0f", v);
+	else
+		snprintf(buf, size, v < 99.95 ? "%.1f%c" : "%.0f%c", v, units[u]);
+	return buf;
+}
+
+static long nshow(const struct out_ctx *c, const struct table *t)
+{
+	return c->top && (size_t)c->top < t->nrows ? c->top : (long)t->nrows;
+}
+
+int out_text(FILE *f, struct out_ctx *c, const struct table *t)
+{
+	size_t i, j, w = 3;
+	long n = nshow(c, t);
+	char **keys = xcalloc(t->nrows + 1, sizeof(char *));
+
+	for (i = 0; i < (size_t)n; i++) {
+		keys[i] = out_key_text(t, t->rows[i]);
+		if (strlen(keys[i]) > w)
+			w = strlen(keys[i]);
+	}
+	fprintf(f, "histtop: %s  %s [%s]\n", c->event, t->trigger ? t->trigger : "",
+		t->paused ? "paused" : "active");
+	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
+		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s\n",
+		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
+		t->size, t->dropped, t->dropped ? "  (raise --size)" : "");
+	fprintf(f, "%-*s", (int)w, "KEY");
+	for (j = 0; j < t->ncols; j++)
+		fprintf(f, "  %14s  %12s", t->cols[j].name,
+			t->cols[j].gauge ? "(no delta)" : "delta");
+	fputc('\n', f);
+	for (i = 0; i < (size_t)n; i++) {
+		const struct tb_row *r = t->rows[i];
+
+		fprintf(f, "%-*s", (int)w, keys[i]);
+		for (j = 0; j < t->ncols; j++) {
+			if (t->cols[j].gauge)
+				fprintf(f, "  %14" PRIu64 "  %12s", r->total[j], "-");
+			else
+				fprintf(f, "  %14" PRIu64 "  %12" PRIu64, r->total[j], r->delta[j]);
+		}
+		fputs(r->stale ? "  (gone)\n" : "\n", f);
+		free(keys[i]);
+	}
+	free(keys);
+	if (n < (long)t->nrows)
+		fprintf(f, "(%zu more rows)\n", t->nrows - n);
+	fputc('\n', f);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_vals(FILE *f, const struct table *t, const char *what, const uint64_t *v,
+		      bool skip_gauges)
+{
+	size_t j;
+	bool first = true;
+
+	fprintf(f, ",\"%s\":{", what);
+	for (j = 0; j < t->ncols; j++) {
+		if (skip_gauges && t->cols[j].gauge)
+			continue;
+		if (!first)
+			fputc(',', f);
+		first = false;
+		json_str(f, t->cols[j].name);
+		fprintf(f, ":%" PRIu64, v[j]);
+	}
+	fputc('}', f);
+}
+
+int out_json(FILE *f, struct out_ctx *c, const struct table *t)
+{
+	long i, n = nshow(c, t);
+	size_t j, k;
+
+	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,\"event\":", t->frames,
+		t->elapsed, t->interval);
+	json_str(f, c->event);
+	fputs(",\"trigger\":", f);
+	json_str(f, t->trigger ? t->trigger : "");
+	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"entries\":%" PRIu64
+		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":[",
+		t->paused ? "paused" : "active", t->hits, t->entries, t->size, t->dropped);
+	for (i = 0; i < n; i++) {
+		const struct tb_row *r = t->rows[i];
+
+		fputs(i ? ",{\"key\":" : "{\"key\":", f);
+		json_str(f, r->key);
+		fputs(",\"keys\":{", f);
+		for (k = 0; k < t->nkeys; k++) {
+			if (k)
+				fputc(',', f);
+			json_str(f, t->key_names[k]);
+			fputc(':', f);
+			json_str(f, r->parts[k]);
+		}
+		fputc('}', f);
+		json_vals(f, t, "total", r->total, false);
+		json_vals(f, t, "delta", r->delta, true);
+		fputs(",\"rate\":{", f);
+		for (j = 0, k = 0; j < t->ncols; j++) {
+			if (t->cols[j].gauge)
+				continue;
+			if (k++)
+				fputc(',', f);
+			json_str(f, t->cols[j].name);
+			fprintf(f, ":%.3f", r->rate[j]);
+		}
+		fputc('}', f);
+		if (r->stale)
+			fputs(",\"gone\":true", f);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
+{
+	long i, n = nshow(c, t);
+	size_t j, k;
+
+	if (!c->csv_header_done) {
+		fputs("frame,time", f);
+		for (k = 0; k < t->nkeys; k++) {
+			fputc(',', f);
+			csv_str(f, t->key_names[k]);
+		}
+		for (j = 0; j < t->ncols; j++) {
+			fputc(',', f);
+			csv_str(f, t->cols[j].name);
+			if (t->cols[j].gauge)
+				continue;
+			fprintf(f, ",%s_delta,%s_rate", t->cols[j].name, t->cols[j].name);
+		}
+		fputc('\n', f);
+		c->csv_header_done = true;
+	}
+	for (i = 0; i < n; i++) {
+		const struct tb_row *r = t->rows[i];
+
+		fprintf(f, "%lu,%.3f", t->frames, t->elapsed);
+		for (k = 0; k < t->nkeys; k++) {
+			char *s = strchr(r->parts[k], '\n') ? out_stack_line(r->parts[k]) : NULL;
+
+			fputc(',', f);
+			csv_str(f, s ? s : r->parts[k]);
+			free(s);
+		}
+		for (j = 0; j < t->ncols; j++) {
+			fprintf(f, ",%" PRIu64, r->total[j]);
+			if (!t->cols[j].gauge)
+				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
+		}
+		fputc('\n', f);
+	}
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+/* "func+0x1a/0x40" -> "func" */
+static void frame_name(struct strbuf *sb, const char *s, size_t n)
+{
+	const char *plus = memchr(s, '+', n);
+
+	sb_add(sb, s, plus ? (size_t)(plus - s) : n);
+}
+
+int out_folded(FILE *f, const struct table *t, int col)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct tb_row *r = t->rows[i];
+		struct strbuf sb;
+
+		if (r->stale)
+			continue;
+		sb_init(&sb);
+		for (k = 0; k < t->nkeys; k++) {
+			const char *p = r->parts[k];
+			const char *lines[512];
+			size_t n = 0;
+
+			if (strcmp(t->key_names[k], "stacktrace"))
+				continue;
+			while (*p && n < 512) {
+				lines[n++] = p;
+				p = strchr(p, '\n');
+				if (!p)
+					break;
+				p++;
+			}
+			while (n--) {	/* root (outermost) first */
+				const char *e = strchr(lines[n], '\n');
+
+				if (sb.len)
+					sb_add(&sb, ";", 1);
+				frame_name(&sb, lines[n], e ? (size_t)(e - lines[n]) : strlen(lines[n]));
+			}
+		}
+		if (sb.len)
+			fprintf(f, "%s %" PRIu64 "\n", sb.buf, r->total[col]);
+		sb_free(&sb);
+	}
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* out: batch output of a table as text, NDJSON or CSV, and snapshot export. */
+#ifndef HISTTOP_OUT_H
+#define HISTTOP_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "table.h"
+
+struct out_ctx {
+	const char *event;	/* "kmem:kmalloc" (borrowed) */
+	long top;		/* rows at most, 0: all */
+	bool csv_header_done;
+};
+
+/* One frame.  Each returns -1 when the stream failed (errno set). */
+int out_text(FILE *f, struct out_ctx *c, const struct table *t);
+int out_json(FILE *f, struct out_ctx *c, const struct table *t);
+int out_csv(FILE *f, struct out_ctx *c, const struct table *t);
+
+/* The key of a row for people: the parts with padding folded (new). */
+char *out_key_text(const struct table *t, const struct tb_row *r);
+/* A stacktrace part folded on one line, innermost (hottest) frame first (new). */
+char *out_stack_line(const char *part);
+
+/* Folded stacks, root first, "a;b;c N" per row with column col's total. */
+int out_folded(FILE *f, const struct table *t, int col);
+
+/* Human number: 12345678 -> "12.3M" into buf (size >= 8). */
+const char *out_human(char *buf, size_t size, double v);
+
+#endif

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source.h"
+#include "tfs.h"
+
+enum src_kind {
+	SRC_LIVE,
+	SRC_ATTACH,
+	SRC_REPLAY,
+};
+
+struct source {
+	enum src_kind kind;
+	char *desc;
+	/* live and attach */
+	struct tfs *tfs;
+	char *system, *event;
+	char *trigger;		/* live: what we appended */
+	bool installed;
+	bool keep;		/* --keep: leave trigger and instance */
+	/* replay */
+	char *dir;
+	char **files;
+	size_t nfiles, next;
+};
+
+void source_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+	tfs_set_warn_sink(fn, ctx);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int replay_open(struct source *s, const char *dir, char **err)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		*err = xasprintf("--replay %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".hist"))
+			continue;
+		s->files = xgrow(s->files, &cap, s->nfiles + 1, sizeof(char *));
+		s->files[s->nfiles++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	if (!s->nfiles) {
+		*err = xasprintf("--replay %s: no *.hist files", dir);
+		return -1;
+	}
+	qsort(s->files, s->nfiles, sizeof(char *), cmp_str);
+	s->dir = xstrdup(dir);
+	s->desc = xasprintf("replay %s", dir);
+	return 0;
+}
+
+static int replay_read(struct source *s, struct strbuf *out, char **err)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	if (s->next >= s->nfiles)
+		return 1;
+	fd = open(s->files[s->next], O_RDONLY);
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", s->files[s->next], strerror(errno));
+		return -1;
+	}
+	out->len = 0;
+	sb_add(out, "", 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_add(out, buf, n);
+	close(fd);
+	s->next++;
+	return 0;
+}
+
+struct source *source_open(const struct opts *o, char **note, char **err)
+{
+	struct source *s = xcalloc(1, sizeof(*s));
+	char *inst = NULL;
+
+	*note = NULL;
+	if (o->replay) {
+		s->kind = SRC_REPLAY;
+		if (replay_open(s, o->replay, err))
+			goto fail;
+		return s;
+	}
+	s->kind = o->attach ? SRC_ATTACH : SRC_LIVE;
+	s->keep = o->keep;
+	s->system = xstrdup(o->system);
+	s->event = xstrdup(o->event);
+	s->desc = xasprintf("%s:%s", o->system, o->event);
+	s->tfs = tfs_open(o->tracefs, err);
+	if (!s->tfs)
+		goto fail;
+
+	if (s->kind == SRC_ATTACH) {
+		if (o->instance && tfs_use_instance(s->tfs, o->instance, err))
+			goto fail;
+		if (tfs_check_event(s->tfs, s->system, s->event, err))
+			goto fail;
+		return s;
+	}
+
+	if (tfs_reap_stale(s->tfs, &inst) > 0) {
+		*note = xasprintf("removed tracefs instances left by histtop processes that "
+				  "no longer run: %s", inst);
+		free(inst);
+	}
+	inst = o->instance ? xstrdup(o->instance) : xasprintf("histtop-%d", (int)getpid());
+	if (tfs_use_instance(s->tfs, inst, err)) {
+		free(inst);
+		goto fail;
+	}
+	free(inst);
+	if (tfs_check_event(s->tfs, s->system, s->event, err))
+		goto fail_instance;
+	s->trigger = opts_trigger(o);
+	if (tfs_trigger_add(s->tfs, s->system, s->event, s->trigger, err))
+		goto fail_instance;
+	s->installed = true;
+	return s;
+
+fail_instance:
+	{
+		char *e2 = NULL;
+
+		if (tfs_drop_instance(s->tfs, &e2)) {
+			char *m = xasprintf("%s\n%s", *err, e2);
+
+			free(*err);
+			free(e2);
+			*err = m;
+		}
+	}
+fail:
+	inst = NULL;
+	source_close(s, &inst);	/* nothing installed yet: cannot fail */
+	free(inst);
+	return NULL;
+}
+
+int source_read(struct source *s, struct strbuf *out, char **err)
+{
+	if (s->kind == SRC_REPLAY)
+		return replay_read(s, out, err);
+	return tfs_hist_read(s->tfs, s->system, s->event, out, err);
+}
+
+bool source_can_control(const struct source *s)
+{
+	return s->kind == SRC_LIVE;
+}
+
+/* "hist:keys=a:vals=b if f" + ":pause" -> "hist:keys=a:vals=b:pause if f" */
+static char *with_param(const char *trigger, const char *param)
+{
+	const char *ifp = strstr(trigger, " if ");
+
+	if (!ifp)
+		return xasprintf("%s:%s", trigger, param);
+	return xasprintf("%.*s:%s%s", (int)(ifp - trigger), trigger, param, ifp);
+}
+
+int source_control(struct source *s, enum src_ctl ctl, char **err)
+{
+	static const char *const names[] = { "pause", "cont", "clear" };
+	char *cmd;
+	int ret;
+
+	if (s->kind != SRC_LIVE) {
+		*err = xstrdup(s->kind == SRC_ATTACH ?
+			       "attached: histtop does not change a trigger it did not create" :
+			       "replay: no kernel to control");
+		return -1;
+	}
+	cmd = with_param(s->trigger, names[ctl]);
+	ret = tfs_trigger_add(s->tfs, s->system, s->event, cmd, err);
+	free(cmd);
+	return ret;
+}
+
+const char *source_desc(const struct source *s)
+{
+	return s->desc;
+}
+
+const char *source_trigger(const struct source *s)
+{
+	return s->trigger;
+}
+
+bool source_readme_has(struct source *s, const char *what)
+{
+	return s->tfs && tfs_readme_has(s->tfs, what);
+}
+
+int source_close(struct source *s, char **err)
+{
+	size_t i;
+	int ret = 0;
+
+	*err = NULL;
+	if (!s)
+		return 0;
+	if (s->keep)
+		s->installed = false;
+	if (s->installed && tfs_trigger_remove(s->tfs, s->system, s->event, s->trigger, err))
+		ret = -1;
+	if (s->tfs && s->kind == SRC_LIVE && !s->keep && !*err && tfs_drop_instance(s->tfs, err))
+		ret = -1;
+	tfs_close(s->tfs);
+	for (i = 0; i < s->nfiles; i++)
+		free(s->files[i]);
+	free(s->files);
+	free(s->dir);
+	free(s->desc);
+	free(s->system);
+	free(s->event);
+	free(s->trigger);
+	free(s);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * source: where hist text comes from, behind one interface (ncdu's
+ * dir_output idea): a live trigger histtop installs, an existing trigger it
+ * attaches to (read-only), or saved frames replayed from a directory.
+ */
+#ifndef HISTTOP_SOURCE_H
+#define HISTTOP_SOURCE_H
+
+#include <stdbool.h>
+
+#include "opts.h"
+#include "util.h"
+
+enum src_ctl {
+	SRC_PAUSE,
+	SRC_CONT,
+	SRC_CLEAR,
+};
+
+struct source;
+
+/*
+ * Open the source the options ask for; for live, install the trigger.
+ * *note gets a message for the user even on success (stale instances
+ * removed), or NULL.
+ */
+struct source *source_open(const struct opts *o, char **note, char **err);
+/* Read one frame of hist text into *out.  0: a frame; 1: no more frames. */
+int source_read(struct source *s, struct strbuf *out, char **err);
+/* Pause, continue or clear the kernel's aggregation (live only). */
+int source_control(struct source *s, enum src_ctl ctl, char **err);
+bool source_can_control(const struct source *s);
+/* What it shows, for the header: "kmem:kmalloc" or the replay directory. */
+const char *source_desc(const struct source *s);
+/* The trigger histtop installed (live), else NULL. */
+const char *source_trigger(const struct source *s);
+/* The kernel supports a feature named in its tracefs README (live/attach). */
+bool source_readme_has(struct source *s, const char *what);
+/* Undo what source_open did (trigger, instance) and free.  Returns -1 and
+ * sets *err when the kernel state could not be restored. */
+int source_close(struct source *s, char **err);
+
+/* Where libtracefs warnings go while a screen is up. */
+void source_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx);
+
+#endif

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "util.h"
+
+struct tb_bucket {
+	struct tb_row *row;	/* NULL: empty */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static void rehash(struct table *t, size_t n)
+{
+	struct tb_bucket *b = xcalloc(n, sizeof(*b));
+	size_t i, j;
+
+	for (i = 0; i < t->nrows; i++) {
+		j = hash_str(t->rows[i]->key) & (n - 1);
+		while (b[j].row)
+			j = (j + 1) & (n - 1);
+		b[j].row = t->rows[i];
+	}
+	free(t->buckets);
+	t->buckets = b;
+	t->nbuckets = n;
+}
+
+static struct tb_row *lookup(struct table *t, const char *key)
+{
+	size_t j;
+
+	if (!t->nbuckets)
+		return NULL;
+	j = hash_str(key) & (t->nbuckets - 1);
+	while (t->buckets[j].row) {
+		if (!strcmp(t->buckets[j].row->key, key))
+			return t->buckets[j].row;
+		j = (j + 1) & (t->nbuckets - 1);
+	}
+	return NULL;
+}
+
+static void row_free(struct tb_row *r, size_t nkeys)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < nkeys; i++)
+		free(r->parts[i]);
+	free(r->parts);
+	free(r->key);
+	free(r->extra);
+	free(r->total);
+	free(r->delta);
+	free(r->rate);
+	free(r);
+}
+
+struct table *table_new(void)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+
+	t->keep_stale = 1;
+	t->sort_by = TB_BY_DELTA;
+	return t;
+}
+
+static void drop_rows(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++)
+		row_free(t->rows[i], t->nkeys);
+	t->nrows = 0;
+	free(t->buckets);
+	t->buckets = NULL;
+	t->nbuckets = 0;
+}
+
+static void drop_shape(struct table *t)
+{
+	size_t i;
+
+	drop_rows(t);
+	for (i = 0; i < t->ncols; i++)
+		free(t->cols[i].name);
+	free(t->cols);
+	t->cols = NULL;
+	t->ncols = 0;
+	hp_strv_free(t->key_names);
+	t->key_names = NULL;
+	t->nkeys = 0;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	drop_shape(t);
+	free(t->rows);
+	free(t->trigger);
+	free(t);
+}
+
+void table_reset(struct table *t)
+{
+	drop_rows(t);
+	t->hits = t->entries = t->dropped = 0;
+	t->hits_delta = t->dropped_delta = 0;
+}
+
+/* "bytes_req.max" and "bytes_req.min" columns hold extremes, not sums. */
+static bool is_gauge(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && (!strcmp(name + n - 4, ".max") || !strcmp(name + n - 4, ".min"));
+}
+
+static bool same_shape(const struct table *t, const struct hp_hist *h)
+{
+	size_t i;
+
+	if (t->ncols != h->ncols || t->nkeys != h->nkeys)
+		return false;
+	for (i = 0; i < h->ncols; i++)
+		if (strcmp(t->cols[i].name, h->cols[i].name))
+			return false;
+	for (i = 0; i < h->nkeys; i++)
+		if (strcmp(t->key_names[i], h->key_names[i]))
+			return false;
+	return true;
+}
+
+static void take_shape(struct table *t, const struct hp_hist *h)
+{
+	size_t i;
+
+	drop_shape(t);
+	t->nkeys = h->nkeys;
+	t->key_names = xcalloc(h->nkeys + 1, sizeof(char *));
+	for (i = 0; i < h->nkeys; i++)
+		t->key_names[i] = xstrdup(h->key_names[i]);
+	t->ncols = h->ncols;
+	t->cols = xcalloc(h->ncols, sizeof(*t->cols));
+	for (i = 0; i < h->ncols; i++) {
+		t->cols[i].name = xstrdup(h->cols[i].name);
+		t->cols[i].kind = h->cols[i].kind;
+		t->cols[i].gauge = is_gauge(h->cols[i].name);
+	}
+	if (t->sort_col >= (int)t->ncols)
+		t->sort_col = 0;
+}
+
+static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
+{
+	struct tb_row *r = xcalloc(1, sizeof(*r));
+	size_t i;
+
+	r->key = xstrdup(e->key);
+	r->parts = xcalloc(t->nkeys, sizeof(char *));
+	for (i = 0; i < t->nkeys; i++)
+		r->parts[i] = xstrdup(e->parts[i]);
+	r->total = xcalloc(t->ncols, sizeof(*r->total));
+	r->delta = xcalloc(t->ncols, sizeof(*r->delta));
+	r->rate = xcalloc(t->ncols, sizeof(*r->rate));
+	r->fresh = true;
+
+	t->rows = xgrow(t->rows, &t->cap, t->nrows + 1, sizeof(*t->rows));
+	t->rows[t->nrows++] = r;
+	if (t->nrows * 2 > t->nbuckets)
+		rehash(t, t->nbuckets ? t->nbuckets * 2 : 64);
+	else {
+		size_t j = hash_str(r->key) & (t->nbuckets - 1);
+
+		while (t->buckets[j].row)
+			j = (j + 1) & (t->nbuckets - 1);
+		t->buckets[j].row = r;
+	}
+	return r;
+}
+
+void table_update(struct table *t, const struct hp_hist *h, double now)
+{
+	bool first = t->frames == 0;
+	double dt;
+	size_t i, j, kept;
+
+	if (first || !same_shape(t, h)) {
+		take_shape(t, h);
+		if (first)
+			t->origin = now;
+	}
+	dt = first ? 0 : now - (t->elapsed + t->origin);
+	t->interval = dt > 0 ? dt : 0;
+	t->elapsed = now - t->origin;
+	t->frames++;
+
+	/* A kernel clear shows as fewer hits than before. */
+	t->cleared = !first && h->hits < t->hits;
+	t->hits_delta = first ? 0 : t->cleared ? h->hits : h->hits - t->hits;
+	t->dropped_delta = first ? 0 : h->dropped < t->dropped ? h->dropped :
+		h->dropped - t->dropped;
+	t->hits = h->hits;
+	t->dropped = h->dropped;
+	t->entries = h->total_entries;
+	t->paused = h->paused;
+	free(t->trigger);
+	t->trigger = xstrdup(h->trigger);
+	t->size = 0;
+	{
+		const char *s = strstr(h->trigger, ":size=");
+
+		if (s)
+			t->size = strtoull(s + 6, NULL, 10);
+	}
+
+	/* mark */
+	for (i = 0; i < t->nrows; i++) {
+		t->rows[i]->stale++;
+		t->rows[i]->fresh = false;
+	}
+	/* update */
+	t->appeared = 0;
+	for (i = 0; i < h->nentries; i++) {
+		const struct hp_entry *e = &h->entries[i];
+		struct tb_row *r = lookup(t, e->key);
+		bool fresh = !r;
+
+		if (!r) {
+			r = row_new(t, e);
+			t->appeared++;
+		} else if (!r->stale) {
+			continue;	/* a duplicate key in one frame: first wins */
+		}
+		fresh = fresh || r->stale > 1;	/* back after vanishing */
+		for (j = 0; j < t->ncols; j++) {
+			uint64_t v = e->vals[j], d;
+
+			if (t->cols[j].gauge)
+				d = 0;
+			else if (fresh || t->cleared || v < r->total[j])
+				d = first ? 0 : v;	/* counted since the last frame */
+			else
+				d = v - r->total[j];
+			r->total[j] = v;
+			r->delta[j] = d;
+			r->rate[j] = t->interval > 0 ? d / t->interval : 0;
+		}
+		free(r->extra);
+		r->extra = e->extra ? xstrdup(e->extra) : NULL;
+		r->stale = 0;
+		r->fresh = !first && fresh;
+	}
+	/* age the rest: a vanished row shows zero deltas, then goes */
+	t->vanished = 0;
+	for (i = 0, kept = 0; i < t->nrows; i++) {
+		struct tb_row *r = t->rows[i];
+
+		if (r->stale == 1)
+			t->vanished++;
+		if (r->stale > t->keep_stale) {
+			row_free(r, t->nkeys);
+			continue;
+		}
+		if (r->stale) {
+			memset(r->delta, 0, t->ncols * sizeof(*r->delta));
+			memset(r->rate, 0, t->ncols * sizeof(*r->rate));
+		}
+		t->rows[kept++] = r;
+	}
+	if (kept != t->nrows) {
+		t->nrows = kept;
+		rehash(t, t->nbuckets ? t->nbuckets : 64);
+	}
+	table_sort(t);
+}
+
+static const struct table *sort_table;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct table *t = sort_table;
+	const struct tb_row *a = *(struct tb_row *const *)pa;
+	const struct tb_row *b = *(struct tb_row *const *)pb;
+	int c = 0, col = t->sort_col;
+
+	switch (t->sort_by) {
+	case TB_BY_DELTA:
+		if (!t->cols[col].gauge) {
+			c = cmp_u64(a->delta[col], b->delta[col]);
+			if (c)
+				break;
+		}
+		/* ties by total */
+		__attribute__((fallthrough));
+	case TB_BY_TOTAL:
+		c = cmp_u64(a->total[col], b->total[col]);
+		break;
+	case TB_BY_KEY:
+		c = strcmp(a->key, b->key);
+		break;
+	}
+	if (!t->ascending)
+		c = -c;
+	/* deterministic tie-break: rows in the frame first, then by key text */
+	if (!c)
+		c = (a->stale > 0) - (b->stale > 0);
+	if (!c)
+		c = strcmp(a->key, b->key);
+	return c;
+}
+
+void table_sort(struct table *t)
+{
+	if (!t->ncols)
+		return;
+	sort_table = t;
+	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
+	sort_table = NULL;
+}
+
+int table_col(const struct table *t, const char *name)
+{
+	size_t i, n = strlen(name);
+	const char *dot = strstr(name, ".descending");
+
+	if (!dot)
+		dot = strstr(name, ".ascending");
+	if (dot && (dot[1] == 'd' ? dot + 11 : dot + 10) == name + n)
+		n = dot - name;
+	for (i = 0; i < t->ncols; i++)
+		if (strlen(t->cols[i].name) == n && !strncmp(t->cols[i].name, name, n))
+			return i;
+	return -1;
+}
+
+uint64_t table_sum(const struct table *t, int col, bool delta)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (!t->rows[i]->stale)
+			s += delta ? t->rows[i]->delta[col] : t->rows[i]->total[col];
+	return s;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * table: rows keyed by their key text across refreshes (pure).
+ *
+ * Each update marks every row unseen, updates the rows of the new frame and
+ * then ages the rest (htop's Table_prepareEntries/cleanupEntries idea).  A
+ * row keeps the cumulative values the kernel reports, the per-interval delta
+ * and the rate per second.  A value that goes down means the kernel table was
+ * cleared: the delta restarts from zero instead of going negative.
+ */
+#ifndef HISTTOP_TABLE_H
+#define HISTTOP_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "histparse.h"
+
+struct tb_col {
+	char *name;		/* "hitcount", "bytes_req", "bytes_req.max" */
+	enum hp_kind kind;
+	bool gauge;		/* min/max: cumulative only, a delta means nothing */
+};
+
+struct tb_row {
+	char *key;		/* identity: the parser's key text */
+	char **parts;		/* one per key field */
+	char *extra;		/* onmax()/onchange() text, or NULL */
+	uint64_t *total;	/* as the kernel reports */
+	uint64_t *delta;	/* since the previous frame (0 for gauges) */
+	double *rate;		/* delta per second */
+	unsigned int stale;	/* frames since it was last seen (0: in the frame) */
+	bool fresh;		/* first seen in the latest frame */
+};
+
+enum tb_sort_by {
+	TB_BY_DELTA,
+	TB_BY_TOTAL,
+	TB_BY_KEY,
+};
+
+struct table {
+	size_t nkeys;
+	char **key_names;
+	size_t ncols;
+	struct tb_col *cols;
+	size_t nrows;
+	struct tb_row **rows;	/* sorted by table_sort */
+	size_t cap;
+	struct tb_bucket *buckets;	/* open addressing by key */
+	size_t nbuckets;
+
+	char *trigger;		/* the kernel's trigger info of the latest frame */
+	bool paused;
+	uint64_t hits, entries, dropped, size;
+	uint64_t hits_delta, dropped_delta;
+	double origin;		/* `now` of the first frame */
+	double elapsed;		/* seconds since the first frame */
+	double interval;	/* seconds between the last two frames */
+	unsigned long frames;
+	unsigned int keep_stale;	/* frames a vanished row stays (default 1) */
+	size_t vanished;	/* rows that vanished in the latest update */
+	size_t appeared;
+	bool cleared;		/* the latest update saw a kernel clear */
+
+	int sort_col;		/* column index */
+	enum tb_sort_by sort_by;
+	bool ascending;
+};
+
+struct table *table_new(void);
+void table_free(struct table *t);
+
+/*
+ * Fold one frame in, taken at time `now` (seconds, any monotonic origin).
+ * Columns must match the previous frames' (same trigger); on a change the
+ * table starts over.  Sorts with the current sort settings.
+ */
+void table_update(struct table *t, const struct hp_hist *h, double now);
+
+/* Forget the rows and the baseline (after histtop clears the kernel table). */
+void table_reset(struct table *t);
+
+void table_sort(struct table *t);
+/* Column by name ("bytes_req", "bytes_req.descending" ok), or -1. */
+int table_col(const struct table *t, const char *name);
+
+/* Sum of a column over the rows in the frame: totals or deltas. */
+uint64_t table_sum(const struct table *t, int col, bool delta);
+
+#endif

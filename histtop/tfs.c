@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "histparse.h"
+#include "tfs.h"
+
+struct tfs {
+	char *root;			/* tracefs root */
+	struct tracefs_instance *inst;	/* NULL: top level */
+	char *inst_name;
+	bool created;			/* we made the instance */
+	int hist_fd;
+	dev_t hist_dev;
+	ino_t hist_ino;
+	char *hist_path;
+	char *readme;
+};
+
+static void (*warn_fn)(void *, const char *);
+static void *warn_ctx;
+
+void tfs_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+	warn_fn = fn;
+	warn_ctx = ctx;
+}
+
+/* libtracefs calls tracefs_warning() for its messages; keep them off screen. */
+int tracefs_warning(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (!warn_fn)
+		return 0;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	warn_fn(warn_ctx, msg);
+	free(msg);
+	return 0;
+}
+
+struct tfs *tfs_open(const char *dir, char **err)
+{
+	struct tfs *t;
+	const char *root;
+	struct stat st;
+
+	tracefs_set_loglevel(TEP_LOG_NONE);
+	if (dir) {
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+			*err = xasprintf("--tracefs %s: %s", dir,
+					 errno ? strerror(errno) : "not a directory");
+			return NULL;
+		}
+		/* libtracefs keeps the pointer */
+		if (tracefs_set_tracing_dir(xstrdup(dir))) {
+			*err = xasprintf("--tracefs %s: libtracefs refused it", dir);
+			return NULL;
+		}
+	}
+	root = tracefs_tracing_dir();
+	if (!root) {
+		*err = xstrdup(geteuid() ?
+			"tracefs is not mounted and only root can mount it: run as root, or "
+			"mount -t tracefs nodev /sys/kernel/tracing" :
+			"tracefs is not mounted and mounting it failed: is CONFIG_FTRACE on? "
+			"Try: mount -t tracefs nodev /sys/kernel/tracing");
+		return NULL;
+	}
+	if (access(root, R_OK | X_OK)) {
+		*err = xasprintf("%s: %s%s", root, strerror(errno),
+				 errno == EACCES ? " (histtop needs root to use tracefs)" : "");
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->root = xstrdup(root);
+	t->hist_fd = -1;
+	return t;
+}
+
+void tfs_close(struct tfs *t)
+{
+	if (!t)
+		return;
+	if (t->hist_fd >= 0)
+		close(t->hist_fd);
+	free(t->hist_path);
+	tracefs_instance_free(t->inst);
+	free(t->inst_name);
+	free(t->readme);
+	free(t->root);
+	free(t);
+}
+
+const char *tfs_root(const struct tfs *t)
+{
+	return t->root;
+}
+
+static char *event_path(struct tfs *t, const char *sys, const char *event, const char *file)
+{
+	if (t->inst_name)
+		return xasprintf("%s/instances/%s/events/%s/%s%s%s", t->root, t->inst_name, sys,
+				 event, file ? "/" : "", file ? file : "");
+	return xasprintf("%s/events/%s/%s%s%s", t->root, sys, event, file ? "/" : "",
+			 file ? file : "");
+}
+
+static bool stale_name(const char *name, pid_t *pid)
+{
+	const char *p = name + 8;
+	char *end;
+	long v;
+
+	if (strncmp(name, "histtop-", 8) || !isdigit((unsigned char)*p))
+		return false;
+	v = strtol(p, &end, 10);
+	if (*end || v <= 0)
+		return false;
+	*pid = v;
+	return true;
+}
+
+int tfs_reap_stale(struct tfs *t, char **report)
+{
+	char *dir = xasprintf("%s/instances", t->root);
+	struct strbuf sb;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	*report = NULL;
+	free(dir);
+	if (!d)
+		return 0;
+	sb_init(&sb);
+	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
+		pid_t pid;
+
+		if (!stale_name(de->d_name, &pid) || pid == getpid())
+			continue;
+		if (!kill(pid, 0) || errno != ESRCH)
+			continue;	/* that histtop still runs */
+		inst = tracefs_instance_alloc(NULL, de->d_name);
+		if (inst && !tracefs_instance_destroy(inst)) {
+			sb_printf(&sb, "%s%s", n ? ", " : "", de->d_name);
+			n++;
+		}
+		tracefs_instance_free(inst);
+	}
+	closedir(d);
+	*report = n ? sb_detach(&sb) : NULL;
+	sb_free(&sb);
+	return n;
+}
+
+int tfs_use_instance(struct tfs *t, const char *name, char **err)
+{
+	if (!name)
+		return 0;
+	if (!tracefs_instance_exists(name)) {
+		t->inst = tracefs_instance_create(name);
+		if (!t->inst) {
+			*err = xasprintf("cannot create tracefs instance '%s': %s%s", name,
+					 strerror(errno),
+					 errno == ENOENT ? " (no instances directory in tracefs)" : "");
+			return -1;
+		}
+		t->created = true;
+	} else {
+		t->inst = tracefs_instance_alloc(NULL, name);
+		if (!t->inst) {
+			*err = xasprintf("cannot use tracefs instance '%s': %s", name, strerror(errno));
+			return -1;
+		}
+	}
+	t->inst_name = xstrdup(name);
+	return 0;
+}
+
+int tfs_drop_instance(struct tfs *t, char **err)
+{
+	if (t->hist_fd >= 0) {
+		close(t->hist_fd);
+		t->hist_fd = -1;
+	}
+	if (!t->inst || !t->created)
+		return 0;
+	if (tracefs_instance_destroy(t->inst)) {
+		*err = xasprintf("cannot remove tracefs instance '%s': %s", t->inst_name,
+				 strerror(errno));
+		return -1;
+	}
+	t->created = false;
+	return 0;
+}
+
+/* Up to a few event names of sys that start like event (for "did you mean"). */
+static char *similar_events(struct tfs *t, const char *sys, const char *event)
+{
+	char *dir = event_path(t, sys, "", NULL);
+	struct strbuf sb;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	dir[strlen(dir) - 1] = '\0';
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return NULL;
+	sb_init(&sb);
+	while ((de = readdir(d)) && n < 6) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "enable") ||
+		    !strcmp(de->d_name, "filter"))
+			continue;
+		if (strncmp(de->d_name, event, 3))
+			continue;
+		sb_printf(&sb, "%s%s:%s", n++ ? ", " : "", sys, de->d_name);
+	}
+	closedir(d);
+	if (!n) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err)
+{
+	char *path = event_path(t, sys, event, NULL);
+	char *hist = event_path(t, sys, event, "hist");
+	int ret = -1;
+
+	if (access(path, F_OK)) {
+		char *sysdir = event_path(t, sys, "", NULL);
+		char *sim;
+
+		sysdir[strlen(sysdir) - 1] = '\0';
+		if (access(sysdir, F_OK)) {
+			*err = xasprintf("unknown event system '%s' (see %s/available_events)", sys,
+					 t->root);
+		} else {
+			sim = similar_events(t, sys, event);
+			*err = xasprintf("unknown event '%s:%s'%s%s", sys, event,
+					 sim ? "; similar: " : "", sim ? sim : "");
+			free(sim);
+		}
+		free(sysdir);
+	} else if (access(hist, F_OK)) {
+		*err = xasprintf("%s:%s has no hist file: this kernel was built without "
+				 "CONFIG_HIST_TRIGGERS", sys, event);
+	} else if (access(hist, R_OK)) {
+		*err = xasprintf("%s: %s (histtop needs root)", hist, strerror(errno));
+	} else {
+		ret = 0;
+	}
+	free(path);
+	free(hist);
+	return ret;
+}
+
+/* The field names of an event, from its format file (new), or NULL. */
+static char *event_fields(struct tfs *t, const char *sys, const char *event)
+{
+	char *fmt = tracefs_event_file_read(t->inst, sys, event, "format", NULL);
+	struct strbuf sb;
+	char *line, *save = NULL;
+
+	if (!fmt)
+		return NULL;
+	sb_init(&sb);
+	for (line = strtok_r(fmt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f = strstr(line, "field:"), *semi, *name;
+
+		if (!f || !(semi = strchr(f, ';')))
+			continue;
+		*semi = '\0';
+		if ((name = strchr(f, '[')))	/* "char comm[16]" */
+			*name = '\0';
+		name = strrchr(f, ' ');
+		name = name ? name + 1 : f + 6;
+		if (!strncmp(name, "common_", 7) && strcmp(name, "common_pid"))
+			continue;
+		sb_printf(&sb, "%s%s", sb.len ? ", " : "", name);
+	}
+	free(fmt);
+	return sb.len ? sb_detach(&sb) : (sb_free(&sb), NULL);
+}
+
+int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		    char **err)
+{
+	struct hp_trigger tr;
+	char *elog, *fields;
+	int e;
+
+	tracefs_error_clear(t->inst);
+	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0)
+		return 0;
+	e = errno;
+	elog = tracefs_error_last(t->inst);
+	if (elog && *elog) {
+		fields = strstr(elog, "Couldn't find field") || strstr(elog, "Invalid field") ?
+			 event_fields(t, sys, event) : NULL;
+		*err = xasprintf("the kernel rejected the trigger:\n%s%s%s%s", elog,
+				 elog[strlen(elog) - 1] == '\n' ? "" : "\n",
+				 fields ? "fields of this event: " : "", fields ? fields : "");
+		free(fields);
+		free(elog);
+		return -1;
+	}
+	free(elog);
+	/* 6.1 says nothing in error_log for too many keys or values */
+	if (e == EINVAL && !hp_trigger_parse(trigger, &tr)) {
+		size_t nk = hp_strv_len(tr.keys), nv = 0;
+		char **v;
+
+		for (v = tr.vals; *v; v++)
+			nv += strcmp(*v, "hitcount") != 0;
+		hp_trigger_free(&tr);
+		if (nk > 3 || nv > 2) {
+			*err = xasprintf("the kernel rejected the trigger (EINVAL): %s\n"
+					 "this kernel allows at most 3 keys and hitcount plus 2 values"
+					 " (you gave %zu keys, %zu values)", trigger, nk, nv);
+			return -1;
+		}
+	}
+	if (e == EEXIST)
+		*err = xasprintf("the same hist trigger is already on %s:%s: %s (use --attach "
+				 "to view it)", sys, event, trigger);
+	else
+		*err = xasprintf("cannot add trigger '%s' to %s:%s: %s%s", trigger, sys, event,
+				 strerror(e), e == EACCES || e == EPERM ? " (histtop needs root)" : "");
+	return -1;
+}
+
+int tfs_trigger_remove(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		       char **err)
+{
+	char *neg = xasprintf("!%s", trigger);
+	int ret = tracefs_event_file_append(t->inst, sys, event, "trigger", neg);
+
+	free(neg);
+	if (ret < 0) {
+		*err = xasprintf("cannot remove trigger '%s' from %s:%s: %s", trigger, sys, event,
+				 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char **err)
+{
+	char *path = event_path(t, sys, event, "trigger");
+	struct strbuf sb;
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	free(path);
+	sb_init(&sb);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_add(&sb, buf, n);
+	close(fd);
+	return sb_detach(&sb);
+}
+
+int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
+		  char **err)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (!t->hist_path)
+		t->hist_path = event_path(t, sys, event, "hist");
+	/* a file replaced under us (fixtures, replays): open the new one */
+	if (t->hist_fd >= 0 && (stat(t->hist_path, &st) || st.st_ino != t->hist_ino ||
+				st.st_dev != t->hist_dev)) {
+		close(t->hist_fd);
+		t->hist_fd = -1;
+	}
+	if (t->hist_fd < 0) {
+		t->hist_fd = open(t->hist_path, O_RDONLY | O_CLOEXEC);
+		if (t->hist_fd < 0 || fstat(t->hist_fd, &st)) {
+			*err = xasprintf("%s: %s", t->hist_path, strerror(errno));
+			return -1;
+		}
+		t->hist_dev = st.st_dev;
+		t->hist_ino = st.st_ino;
+	}
+	out->len = 0;
+	for (;;) {
+		out->buf = xgrow(out->buf, &out->cap, out->len + 65536 + 1, 1);
+		n = pread(t->hist_fd, out->buf + out->len, 65536, out->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = xasprintf("reading %s: %s", t->hist_path, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		out->len += n;
+	}
+	out->buf[out->len] = '\0';
+	return 0;
+}
+
+bool tfs_readme_has(struct tfs *t, const char *s)
+{
+	if (!t->readme) {
+		char *p = xasprintf("%s/README", t->root);
+		struct strbuf sb;
+		char buf[8192];
+		ssize_t n;
+		int fd = open(p, O_RDONLY);
+
+		free(p);
+		sb_init(&sb);
+		if (fd >= 0) {
+			while ((n = read(fd, buf, sizeof(buf))) > 0)
+				sb_add(&sb, buf, n);
+			close(fd);
+		}
+		t->readme = sb_detach(&sb);
+	}
+	return strstr(t->readme, s) != NULL;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tfs: everything histtop does to tracefs (the only user of libtracefs).
+ *
+ * Errors: functions return -1 (or NULL) and set *err to a new message for
+ * the user.  Nothing here prints: libtracefs's own warnings are routed to
+ * tfs_set_warn_sink() so that they never land on a curses screen.
+ */
+#ifndef HISTTOP_TFS_H
+#define HISTTOP_TFS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+struct tfs;
+
+/* dir: the tracefs root, or NULL to let libtracefs find (or mount) it. */
+struct tfs *tfs_open(const char *dir, char **err);
+void tfs_close(struct tfs *t);
+const char *tfs_root(const struct tfs *t);
+
+/* Where libtracefs warnings go (NULL: dropped).  ctx is passed back. */
+void tfs_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx);
+
+/*
+ * Remove instances named histtop-PID whose PID is gone (left by a histtop
+ * that was killed).  Returns how many; *report lists them (new) or NULL.
+ */
+int tfs_reap_stale(struct tfs *t, char **report);
+
+/* Use instance name (NULL: top level), creating it when missing. */
+int tfs_use_instance(struct tfs *t, const char *name, char **err);
+/* Remove the instance if tfs_use_instance created it. */
+int tfs_drop_instance(struct tfs *t, char **err);
+
+/* Checks the event and hist support; a message that says what to do. */
+int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err);
+
+/* Append a trigger; on rejection *err holds the kernel's error_log entry. */
+int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		    char **err);
+/* Append "!trigger". */
+int tfs_trigger_remove(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		       char **err);
+/* The text of the event's trigger file (new), or NULL. */
+char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char **err);
+
+/* Read the event's hist file from offset 0 on one kept fd; reopened when
+ * the file was replaced.  *out is overwritten. */
+int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
+		  char **err);
+
+/* The tracefs README mentions s (feature detection). */
+bool tfs_readme_has(struct tfs *t, const char *s);
+
+#endif

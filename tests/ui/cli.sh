@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# histtop's command line and batch output on the host, against fixture
+# directories (--tracefs) and replays: exit codes, formats, attach.
+. "${top_srcdir:-.}/tests/ui/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+out=$("$HISTTOP" --help); rc=$?
+is "$rc" 0 "--help exits 0"
+like "$out" '^usage: histtop -e SYSTEM:EVENT' "--help prints usage on stdout"
+out=$("$HISTTOP" -e kmalloc -k x 2>&1 >/dev/null); rc=$?
+is "$rc" 2 "a usage error exits 2"
+like "$out" "expected SYSTEM:EVENT" "the usage error says what is wrong, on stderr"
+out=$("$HISTTOP" -V); like "$out" '^histtop [0-9]' "--version"
+
+# runtime errors exit 1, with a clear message
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/nope" -b -n 1 2>&1); rc=$?
+is "$rc" 1 "a missing tracefs dir exits 1"
+like "$out" "nope: No such file" "and says so"
+mkdir -p "$tmp/fs1/events/kmem/kmalloc"
+out=$("$HISTTOP" -e kmem:kmallocx --attach --tracefs "$tmp/fs1" -b -n 1 2>&1); rc=$?
+is "$rc" 1 "an unknown event exits 1"
+like "$out" "unknown event 'kmem:kmallocx'; similar: kmem:kmalloc" "unknown event, with similar names"
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fs1" -b -n 1 2>&1); rc=$?
+like "$out" "CONFIG_HIST_TRIGGERS" "an event without a hist file: kernel without hist triggers"
+
+# --attach on a fixture directory: batch text, JSON, CSV
+fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 2>&1); rc=$?
+is "$rc" 0 "attach, one frame: exit 0"
+like "$out" 'fx_b \[650\] +2 +0 +10000 +0' "batch text row: key, totals and deltas"
+like "$out" 'Hits 12 \(\+0\)  Entries 3/2048  Dropped 0' "batch text header: totals"
+case $out in *"$(printf '\033')"*) ok 1 "no escape codes when stdout is not a terminal" ;;
+*) ok 0 "no escape codes when stdout is not a terminal" ;; esac
+
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" --json -n 2 -d 0.05)
+is "$(printf '%s\n' "$out" | wc -l)" 2 "--json -n 2: two NDJSON lines"
+like "$out" '"frame":2,' "frames are numbered"
+like "$out" '"state":"paused"' "the kernel's state is in each frame"
+
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" --csv -n 2 -d 0.05)
+is "$(printf '%s\n' "$out" | grep -c '^frame,')" 1 "--csv: header once"
+is "$(printf '%s\n' "$out" | grep -c '^[12],')" 6 "--csv: three rows a frame"
+
+# -s picks the display sort: count descending puts fx_b first
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
+like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"
+like "$out" '\(2 more rows\)' "-T says how many rows it left out"
+
+# attach picks up a rewritten file, and deltas follow the kernel's numbers
+fakefs "$tmp/fs2" sched sched_process_fork fork-paused.hist
+( sleep 0.4; sed 's/hitcount:          4/hitcount:          9/; s/Hits: 4/Hits: 9/' \
+	"$FIXTURES/fork-paused.hist" >"$tmp/fs2/events/sched/sched_process_fork/hist.new" &&
+	mv "$tmp/fs2/events/sched/sched_process_fork/hist.new" \
+		"$tmp/fs2/events/sched/sched_process_fork/hist" ) &
+out=$("$HISTTOP" -e sched:sched_process_fork --attach --tracefs "$tmp/fs2" --json -n 3 -d 0.3)
+wait
+like "$(printf '%s\n' "$out" | tail -n 1)" '"key":"child_comm: fx_fork","keys":\{[^}]*\},"total":\{"hitcount":9\},"delta":\{"hitcount":5\}' \
+	"a replaced hist file is picked up: total 9, delta 5"
+
+# a garbled frame keeps the last good one and says why
+fakefs "$tmp/fs3" syscalls sys_enter_read read-execname.hist
+( sleep 0.15; head -c 200 "$FIXTURES/read-execname.hist" >"$tmp/fs3/events/syscalls/sys_enter_read/hist" ) &
+err=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs3" --json -n 3 -d 0.3 2>&1 >"$tmp/o3")
+wait
+is "$(wc -l <"$tmp/o3")" 1 "a truncated frame is not output"
+like "$err" 'unreadable hist text, showing the last good frame: line' "and its error names the line"
+
+# several histograms: --hist and -k choose
+fakefs "$tmp/fs4" syscalls sys_enter_read two-hists.hist
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs4" -n 1 --hist 2)
+like "$out" 'hist:name=fxnamed' "--hist 2 shows the second histogram"
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs4" -n 1 -k count)
+like "$out" 'hist:keys=count:' "-k count picks the histogram keyed on count"
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs4" -n 1 --hist 3 2>&1)
+like "$out" 'the event has 2 histograms' "--hist past the end says how many there are"
+
+# replay: frames in name order, then the end
+mkdir -p "$tmp/rp"
+sed 's/hitcount:          4/hitcount:          1/; s/Hits: 4/Hits: 1/' "$FIXTURES/fork-paused.hist" >"$tmp/rp/001.hist"
+cp "$FIXTURES/fork-paused.hist" "$tmp/rp/002.hist"
+out=$("$HISTTOP" --replay "$tmp/rp" --csv -d 0.01)
+is "$(printf '%s\n' "$out" | grep -c 'fx_fork')" 2 "replay: every frame, then exit"
+like "$(printf '%s\n' "$out" | grep fx_fork | tail -n 1)" '^2,[0-9.]+,fx_fork,4,3,' "replay: delta 3 between the frames"
+
+# --export at exit: hist text and table
+"$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 --export "$tmp/snap" >/dev/null
+cmp -s "$tmp/snap.hist" "$FIXTURES/read-execname.hist"
+ok $? "--export writes the raw hist text"
+like "$(cat "$tmp/snap.csv")" '^1,[0-9.]+,fx_b' "--export writes the table as CSV"
+fakefs "$tmp/fs5" kmem kmalloc kmalloc-stacktrace.hist
+"$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fs5" -n 1 --export "$tmp/st" >/dev/null
+like "$(head -n 1 "$tmp/st.folded")" '^entry_SYSCALL_64_after_hwframe;do_syscall_64;.* [0-9]+$' \
+	"--export on stacktrace keys writes folded stacks, root first"
+
+# SIGPIPE: histtop -b | head exits cleanly
+{ "$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.01; echo $? >"$tmp/rc"; } |
+	head -n 2 >/dev/null
+is "$(cat "$tmp/rc")" 0 "histtop | head: histtop ends on SIGPIPE with status 0"
+done_testing

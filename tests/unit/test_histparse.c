@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The parser on every fixture captured from the 6.1 guest, and on bad input. */
+#include <stdarg.h>
+#include "histparse.h"
+#include "tap.h"
+
+static struct hp_snapshot *parse_fixture(const char *name, char **err)
+{
+	size_t len;
+	char *buf = fixture(name, &len);
+	struct hp_snapshot *s = hp_parse(buf, len, err);
+
+	free(buf);
+	return s;
+}
+
+static struct hp_snapshot *kept[64];	/* freed by main */
+static int nkept;
+
+static struct hp_hist *one(const char *name)
+{
+	char *err = NULL;
+	struct hp_snapshot *s = parse_fixture(name, &err);
+
+	if (!ok(s && s->nhists == 1, "%s: one histogram", name)) {
+		printf("#   %s\n", err ? err : "more than one");
+		free(err);
+		return NULL;
+	}
+	if (nkept < 64)
+		kept[nkept++] = s;
+	return &s->hists[0];
+}
+
+static uint64_t sum(const struct hp_hist *h, size_t col)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < h->nentries; i++)
+		s += h->entries[i].vals[col];
+	return s;
+}
+
+static const struct hp_entry *find(const struct hp_hist *h, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < h->nentries; i++)
+		if (!strcmp(h->entries[i].key, key))
+			return &h->entries[i];
+	return NULL;
+}
+
+static void test_every_fixture_totals(void)
+{
+	static const char *const names[] = {
+		"kmalloc-callsite.hist", "kmalloc-hex.hist", "kmalloc-sym.hist",
+		"kmalloc-symoffset.hist", "kmalloc-stacktrace.hist", "kmalloc-hexval.hist",
+		"kmalloc-percent-graph.hist", "read-execname.hist", "raw-syscall.hist",
+		"raw-compound.hist", "read-log2.hist", "read-buckets.hist", "fork-paused.hist",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct hp_hist *h = one(names[i]);
+
+		if (!h)
+			continue;
+		/* paused while read: Hits is the sum of hitcounts */
+		is_u64(sum(h, 0), h->hits, "%s: hitcounts sum to Hits", names[i]);
+		is_u64(h->nentries, h->total_entries, "%s: entries match Totals", names[i]);
+		ok(h->paused, "%s: [paused]", names[i]);
+	}
+}
+
+static void test_plain(void)
+{
+	struct hp_hist *h = one("kmalloc-callsite.hist");
+
+	if (!h)
+		return;
+	is_str(h->trigger, "hist:keys=call_site:vals=hitcount,bytes_req:sort=hitcount:size=2048",
+	       "trigger info without the state");
+	is_u64(h->ncols, 2, "columns: hitcount, bytes_req");
+	is_str(h->cols[1].name, "bytes_req", "second column is bytes_req");
+	ok(h->nkeys == 1 && !strcmp(h->key_names[0], "call_site"), "key name call_site");
+	ok(h->entries[0].key && !strncmp(h->entries[0].key, "call_site: ", 11),
+	   "key text starts with the key name");
+}
+
+static void test_sym_and_execname(void)
+{
+	struct hp_hist *h = one("kmalloc-sym.hist");
+	const struct hp_entry *e;
+
+	if (h) {
+		ok(h->entries[0].parts[0][0] == '[' && strstr(h->entries[0].parts[0], "] "),
+		   ".sym part is '[addr] name'");
+		ok(h->entries[0].parts[0][strlen(h->entries[0].parts[0]) - 1] != ' ',
+		   ".sym padding trimmed");
+		is_u64(h->ncols, 3, ".sym: hitcount and two values");
+	}
+	h = one("read-execname.hist");
+	if (!h)
+		return;
+	is_u64(h->nentries, 3, "execname: three tasks");
+	e = h->entries;
+	ok(!strncmp(e[0].parts[0], "fx_b", 4), "sorted as the kernel printed: fx_b first");
+	is_u64(e[0].vals[1], 10000, "fx_b read 10000 bytes");
+	is_u64(e[1].vals[0], 7, "fx_a: 7 reads");
+	ok(!strncmp(e[2].parts[0], "fx c,d ", 7), "a comm with a comma and a blank stays whole");
+}
+
+static void test_compound_and_syscall(void)
+{
+	struct hp_hist *h = one("raw-compound.hist");
+	size_t i;
+	int found = 0;
+
+	if (!h)
+		return;
+	is_u64(h->nkeys, 2, "compound key: two parts");
+	for (i = 0; i < h->nentries; i++) {
+		const struct hp_entry *e = &h->entries[i];
+
+		if (!strncmp(e->parts[0], "fx_a", 4) && !strncmp(e->parts[1], "sys_getpid", 10)) {
+			is_u64(e->vals[0], 5, "fx_a x sys_getpid = 5");
+			found++;
+		}
+		if (!strncmp(e->parts[0], "fx_b", 4) && !strncmp(e->parts[1], "sys_getpid", 10)) {
+			is_u64(e->vals[0], 9, "fx_b x sys_getpid = 9");
+			found++;
+		}
+	}
+	is_u64(found, 2, "both getpid rows found");
+	h = one("raw-syscall.hist");
+	if (h)
+		ok(strstr(h->entries[0].parts[0], "[") != NULL, ".syscall part is 'name [nr]'");
+}
+
+static void test_log2_buckets(void)
+{
+	struct hp_hist *h = one("read-log2.hist");
+
+	if (h) {
+		ok(find(h, "count: ~ 2^10") != NULL, ".log2: '~ 2^10' row");
+		ok(find(h, "count: ~ 2^3") != NULL, ".log2: '~ 2^3' row (padding trimmed)");
+	}
+	h = one("read-buckets.hist");
+	if (h) {
+		const struct hp_entry *e = find(h, "count: ~ 100-199");
+
+		ok(e && e->vals[0] == 4 && e->vals[1] == 600, ".buckets: 4 reads, 600 bytes");
+		is_str(h->cols[1].name, "count", "key and value may share a field name");
+	}
+}
+
+static void test_stacktrace(void)
+{
+	struct hp_hist *h = one("kmalloc-stacktrace.hist");
+	const char *p;
+
+	if (!h)
+		return;
+	is_str(h->key_names[0], "stacktrace", "key name stacktrace");
+	p = h->entries[0].parts[0];
+	ok(strchr(p, '\n') && p[0] != ' ', "frames one a line, indentation trimmed");
+	ok(strchr(h->entries[0].key, ';') && !strchr(h->entries[0].key, '\n'),
+	   "row identity folds frames with ';'");
+	ok(strstr(p, "+0x") != NULL, "frames keep symbol+off/size");
+}
+
+static void test_hex_percent_graph(void)
+{
+	struct hp_hist *h = one("kmalloc-hexval.hist");
+	size_t i;
+	int allhex = 1;
+
+	if (h) {
+		ok(h->cols[1].kind == HP_HEX, "vals=bytes_req.hex: a hex column");
+		(void)allhex;
+	}
+	h = one("kmalloc-percent-graph.hist");
+	if (!h)
+		return;
+	is_str(h->cols[1].name, "bytes_req (%)", ".percent column name");
+	ok(h->cols[1].kind == HP_PERCENT, ".percent kind");
+	ok(h->cols[2].kind == HP_GRAPH, ".graph kind");
+	{
+		uint64_t s = sum(h, 1);
+
+		/* each entry is truncated to 0.01% */
+		ok(s + h->nentries >= 10000 && s <= 10000,
+		   "percentages sum to 100%% less truncation (%" PRIu64 " hundredths)", s);
+	}
+	for (i = 1; i < h->nentries; i++)
+		if (h->entries[i].vals[1] > h->entries[i - 1].vals[1])
+			allhex = 0;
+	ok(allhex, "sorted by percent descending as printed");
+}
+
+static void test_two_hists_and_named(void)
+{
+	char *err = NULL;
+	struct hp_snapshot *s = parse_fixture("two-hists.hist", &err);
+
+	if (!ok(s && s->nhists == 2, "two histograms in one file")) {
+		printf("#   %s\n", err ? err : "");
+		free(err);
+		return;
+	}
+	ok(!s->hists[0].name, "first is unnamed");
+	is_str(s->hists[1].name, "fxnamed", "second is named fxnamed");
+	is_u64(s->hists[1].entries[0].vals[1], 192, "named hist: 3 x 64 bytes");
+	hp_snapshot_free(s);
+}
+
+static void test_onmax_dropped_paused_empty(void)
+{
+	struct hp_hist *h;
+	char *err = NULL;
+	struct hp_snapshot *s;
+
+	s = parse_fixture("onmax.hist", &err);
+	if (ok(s && s->nhists == 1, "onmax: parses")) {
+		h = &s->hists[0];
+		ok(h->entries[0].extra && !strncmp(h->entries[0].extra, "max:", 4),
+		   "onmax line kept as extra text");
+		ok(!h->paused, "onmax: [active]");
+		is_u64(h->ncols, 1, "variables are not columns");
+		hp_snapshot_free(s);
+	} else {
+		printf("#   %s\n", err);
+		free(err);
+	}
+	h = one("read-dropped.hist");
+	if (h) {
+		is_u64(h->total_entries, 128, "size=128 table is full");
+		is_u64(h->dropped, 172, "172 dropped");
+	}
+	h = one("fork-paused.hist");
+	if (h)
+		ok(h->paused && find(h, "child_comm: fx_fork") && find(h, "child_comm: fx_fork")->vals[0] == 4,
+		   "string key fx_fork, 4 forks, paused");
+	s = parse_fixture("empty.hist", &err);
+	ok(s && s->nhists == 0, "empty file: no histograms");
+	hp_snapshot_free(s);
+}
+
+static void expect_error_n(const char *what, const char *text, size_t len, const char *msg_part)
+{
+	char *err = NULL;
+	struct hp_snapshot *s = hp_parse(text, len, &err);
+
+	ok(!s && err && strstr(err, msg_part), "rejects %s", what);
+	if (s || !err || !strstr(err, msg_part))
+		printf("#   err: %s\n", err ? err : "(none)");
+	hp_snapshot_free(s);
+	free(err);
+}
+
+static void expect_error(const char *what, const char *text, const char *msg_part)
+{
+	expect_error_n(what, text, strlen(text), msg_part);
+}
+
+static void test_bad_input(void)
+{
+	size_t len, cut;
+	char *buf = fixture("kmalloc-sym.hist", &len);
+	int all = 1;
+
+	/* every truncation short of the last Totals line must fail */
+	for (cut = 1; cut < len - 12; cut += 7) {
+		char *err = NULL;
+		struct hp_snapshot *s = hp_parse(buf, cut, &err);
+
+		if (s) {
+			all = 0;
+			printf("#   truncated at %zu parsed\n", cut);
+			hp_snapshot_free(s);
+			break;
+		}
+		free(err);
+	}
+	ok(all, "every truncation before 'Dropped:' is an error");
+	free(buf);
+
+	expect_error("garbage", "hello\n", "expected '# event histogram'");
+	expect_error("no trigger info", "# event histogram\n#\n\nTotals:\n", "trigger info");
+	expect_error("a bad number",
+		     "# event histogram\n# trigger info: hist:keys=a:vals=hitcount:sort=hitcount:size=8 [active]\n"
+		     "{ a: 1 } hitcount: 12x\n\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
+		     "bad number");
+	expect_error("an entry count mismatch",
+		     "# event histogram\n# trigger info: hist:keys=a:vals=hitcount:sort=hitcount:size=8 [active]\n"
+		     "{ a: 1 } hitcount: 1\n\nTotals:\n    Hits: 1\n    Entries: 2\n    Dropped: 0\n",
+		     "Totals says 2 entries");
+	expect_error("a wrong key name",
+		     "# event histogram\n# trigger info: hist:keys=a:vals=hitcount:sort=hitcount:size=8 [active]\n"
+		     "{ b: 1 } hitcount: 1\n\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
+		     "expected key 'a'");
+	expect_error("a missing state",
+		     "# event histogram\n# trigger info: hist:keys=a:vals=hitcount\n", "[active]");
+	expect_error_n("NUL bytes", "# event histogram\n\0x", 20, "NUL");
+}
+
+static void test_trigger_parse(void)
+{
+	struct hp_trigger t;
+
+	ok(!hp_trigger_parse("hist:name=x:keys=a.sym,b:vals=hitcount,c:sort=c.descending:size=256:pause if a > 1 && b == \"x:y\" [paused]", &t),
+	   "trigger with name, filter and state parses");
+	is_str(t.keys[1], "b", "second key");
+	is_str(t.vals[1], "c", "second val");
+	is_str(t.sort[0], "c.descending", "sort");
+	is_str(t.filter, "a > 1 && b == \"x:y\"", "filter keeps its colon");
+	hp_trigger_free(&t);
+	ok(!hp_trigger_parse("hist:name=fxnamed:keys=a:vals=hitcount", &t) && t.name &&
+	   !strcmp(t.name, "fxnamed"), "a name as the kernel prints it");
+	hp_trigger_free(&t);
+	ok(hp_trigger_parse("enable_hist:a:b", &t) < 0, "not a hist trigger");
+}
+
+int main(void)
+{
+	test_every_fixture_totals();
+	test_plain();
+	test_sym_and_execname();
+	test_compound_and_syscall();
+	test_log2_buckets();
+	test_stacktrace();
+	test_hex_percent_graph();
+	test_two_hists_and_named();
+	test_onmax_dropped_paused_empty();
+	test_bad_input();
+	test_trigger_parse();
+	while (nkept)
+		hp_snapshot_free(kept[--nkept]);
+	return done_testing();
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option parsing and the trigger string built from it. */
+#include <stdarg.h>
+#include "opts.h"
+#include "tap.h"
+
+static enum opts_result parse(struct opts *o, char **err, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "histtop";
+	va_start(ap, err);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return opts_parse(argc, argv, false, o, err);
+}
+
+static void expect_error(const char *what, const char *part, ...)
+{
+	/* up to 6 arguments, NULL-terminated */
+	struct opts o;
+	char *err = NULL, *v[7] = { 0 };
+	va_list ap;
+	int i;
+
+	va_start(ap, part);
+	for (i = 0; i < 6 && (v[i] = va_arg(ap, char *)); i++)
+		;
+	va_end(ap);
+	ok(parse(&o, &err, v[0], v[1], v[2], v[3], v[4], v[5], NULL) == OPTS_ERROR &&
+	   err && strstr(err, part), "%s", what);
+	if (err && !strstr(err, part))
+		printf("#   err: %s\n", err);
+	free(err);
+}
+
+int main(void)
+{
+	struct opts o;
+	char *err = NULL, *t;
+
+	ok(parse(&o, &err, "-e", "kmem:kmalloc", "-k", "call_site.sym", "-v", "bytes_req,bytes_alloc",
+		 "-s", "bytes_req.descending", "--filter", "bytes_req > 64", "--size", "4096",
+		 "-d", "0.5", "-n", "3", "-T", "10", NULL) == OPTS_RUN, "a full command line");
+	is_str(o.system, "kmem", "system");
+	is_str(o.event, "kmalloc", "event");
+	ok(o.delay == 0.5, "fractional delay");
+	ok(o.iterations == 3 && o.top == 10 && o.size == 4096, "numbers");
+	t = opts_trigger(&o);
+	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if bytes_req > 64",
+	       "trigger string");
+	free(t);
+	opts_free(&o);
+
+	ok(parse(&o, &err, "-e", "raw_syscalls/sys_enter", "-k", "common_pid.execname,id.syscall",
+		 "--json", NULL) == OPTS_RUN && o.batch && o.format == OUT_JSON, "--json implies batch");
+	t = opts_trigger(&o);
+	is_str(t, "hist:keys=common_pid.execname,id.syscall", "minimal trigger");
+	free(t);
+	opts_free(&o);
+
+	ok(parse(&o, &err, "-e", "kmem:kmalloc", "--attach", "--tracefs", "/tmp/x", NULL) == OPTS_RUN &&
+	   o.attach && !strcmp(o.tracefs, "/tmp/x"), "--attach needs no keys");
+	opts_free(&o);
+	ok(parse(&o, &err, "--help", NULL) == OPTS_HELP, "--help");
+	ok(parse(&o, &err, "-V", NULL) == OPTS_VERSION, "-V");
+	ok(parse(&o, &err, "--replay", "dir", "-b", NULL) == OPTS_RUN && o.replay, "--replay needs no event");
+	opts_free(&o);
+	ok(opts_parse(1, (char *[]){ "histtop", NULL }, true, &o, &err) == OPTS_ERROR, "no event");
+	free(err);
+	err = NULL;
+	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "-C", NULL) == OPTS_RUN && !o.color, "-C: no colour");
+	opts_free(&o);
+	ok(opts_parse(5, (char *[]){ "histtop", "-e", "a:b", "-k", "x", NULL }, true, &o, &err) == OPTS_RUN &&
+	   !o.color, "NO_COLOR: no colour");
+	opts_free(&o);
+
+	expect_error("-e without a colon", "SYSTEM:EVENT", "-e", "kmalloc", "-k", "x", NULL);
+	expect_error("-e with two colons", "SYSTEM:EVENT", "-e", "a:b:c", "-k", "x", NULL);
+	expect_error("no keys", "no keys", "-e", "a:b", NULL);
+	expect_error("empty key in a list", "empty field", "-e", "a:b", "-k", "x,,y", NULL);
+	expect_error("a colon in keys", "':' is not allowed", "-e", "a:b", "-k", "x:vals=y", NULL);
+	expect_error("a bad delay", "-d", "-e", "a:b", "-k", "x", "-d", "0", NULL);
+	expect_error("a word for a number", "-n", "-e", "a:b", "-k", "x", "-n", "many", NULL);
+	expect_error("an unknown option", "unknown option", "-e", "a:b", "-k", "x", "--frobnicate", NULL);
+	expect_error("a missing argument", "needs an argument", "-e", NULL);
+	expect_error("a stray argument", "unexpected argument", "-e", "a:b", "-k", "x", "extra", NULL);
+	expect_error("--attach with -v", "--attach views", "-e", "a:b", "--attach", "-v", "x", NULL);
+	expect_error("a bad instance name", "--instance", "-e", "a:b", "-k", "x", "--instance", "../x");
+	return done_testing();
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Batch output: text, NDJSON and CSV frames, folded stacks, key text. */
+#include <stdarg.h>
+#include "histparse.h"
+#include "out.h"
+#include "table.h"
+#include "tap.h"
+
+static struct table *load(const char *name)
+{
+	struct table *t = table_new();
+	size_t len;
+	char *buf = fixture(name, &len), *err = NULL;
+	struct hp_snapshot *s = hp_parse(buf, len, &err);
+
+	if (!s) {
+		printf("Bail out! %s: %s\n", name, err);
+		exit(1);
+	}
+	table_update(t, &s->hists[0], 1.0);
+	hp_snapshot_free(s);
+	free(buf);
+	return t;
+}
+
+static char *capture(int (*fn)(FILE *, struct out_ctx *, const struct table *),
+		     struct out_ctx *c, const struct table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, c, t);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	struct table *t = load("read-execname.hist");
+	struct out_ctx c = { .event = "syscalls:sys_enter_read" };
+	char *s, *k, buf[16];
+	size_t i, lines = 0;
+
+	k = out_key_text(t, t->rows[0]);
+	is_str(k, "fx_a [649]", "execname key text folds the kernel's padding (fx_a: most hits)");
+	free(k);
+
+	s = capture(out_text, &c, t);
+	ok(strstr(s, "histtop: syscalls:sys_enter_read  hist:keys=common_pid.execname") != NULL,
+	   "text: header names the event and trigger");
+	ok(strstr(s, "[paused]") != NULL, "text: state");
+	ok(strstr(s, "fx_b [650]") && strstr(s, "10000"), "text: a row with its total");
+	free(s);
+
+	s = capture(out_json, &c, t);
+	for (i = 0; s[i]; i++)
+		lines += s[i] == '\n';
+	is_u64(lines, 1, "json: one line per frame");
+	ok(strstr(s, "\"state\":\"paused\"") && strstr(s, "\"hits\":12") &&
+	   strstr(s, "\"total\":{\"hitcount\":2,\"count\":10000}"), "json: state, hits, totals");
+	ok(strstr(s, "\"common_pid\":\"fx c,d          [       651]\"") != NULL,
+	   "json: key parts as the kernel printed them");
+	free(s);
+
+	s = capture(out_csv, &c, t);
+	ok(!strncmp(s, "frame,time,common_pid,hitcount,hitcount_delta,hitcount_rate,count,count_delta,count_rate\n", 88),
+	   "csv: header");
+	ok(strstr(s, "\n1,0.000,\"fx c,d          [       651]\",3,0,0.000,3,0,0.000\n") != NULL,
+	   "csv: a field with a comma is quoted");
+	free(s);
+	s = capture(out_csv, &c, t);
+	ok(strncmp(s, "frame,", 6) != 0, "csv: header only once");
+	free(s);
+	c.top = 1;
+	s = capture(out_csv, &c, t);
+	lines = 0;
+	for (i = 0; s[i]; i++)
+		lines += s[i] == '\n';
+	is_u64(lines, 1, "-T 1: one row");
+	free(s);
+	table_free(t);
+
+	t = load("kmalloc-stacktrace.hist");
+	{
+		char *fb = NULL;
+		size_t fl = 0;
+		FILE *f = open_memstream(&fb, &fl);
+
+		out_folded(f, t, 0);
+		fclose(f);
+		ok(strstr(fb, "entry_SYSCALL_64_after_hwframe;do_syscall_64;") != NULL,
+		   "folded: root first, offsets stripped");
+		ok(!strstr(fb, "+0x"), "folded: no offsets");
+		free(fb);
+	}
+	k = out_key_text(t, t->rows[0]);
+	ok(strstr(k, " <- ") && !strchr(k, '\n'), "stack key folds on one line, hottest first");
+	free(k);
+	table_free(t);
+
+	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
+	is_str(out_human(buf, sizeof(buf), 12345), "12.3K", "human: K");
+	is_str(out_human(buf, sizeof(buf), 123456789), "123M", "human: M");
+	return done_testing();
+}

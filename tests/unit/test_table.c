@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The model: deltas, rates, appearing/vanishing rows, clears, sorting. */
+#include <stdarg.h>
+#include "histparse.h"
+#include "table.h"
+#include "tap.h"
+#include "util.h"
+
+/* Build hist text for keys k with (hitcount, bytes) pairs. */
+static struct hp_snapshot *frame(int paused, int n, ...)
+{
+	struct strbuf sb;
+	uint64_t hits = 0;
+	char *err = NULL;
+	struct hp_snapshot *s;
+	va_list ap;
+	int i;
+
+	sb_init(&sb);
+	sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,bytes:"
+		  "sort=hitcount:size=2048 [%s]\n#\n\n", paused ? "paused" : "active");
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		const char *k = va_arg(ap, const char *);
+		unsigned long h = va_arg(ap, unsigned long), b = va_arg(ap, unsigned long);
+
+		sb_printf(&sb, "{ comm: %-50s } hitcount: %10lu  bytes: %10lu\n", k, h, b);
+		hits += h;
+	}
+	va_end(ap);
+	sb_printf(&sb, "\nTotals:\n    Hits: %llu\n    Entries: %d\n    Dropped: 0\n",
+		  (unsigned long long)hits, n);
+	s = hp_parse(sb.buf, sb.len, &err);
+	if (!s)
+		printf("Bail out! %s\n", err);
+	sb_free(&sb);
+	return s;
+}
+
+static const struct tb_row *row(const struct table *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i]->key, key))
+			return t->rows[i];
+	return NULL;
+}
+
+static void update(struct table *t, struct hp_snapshot *s, double now)
+{
+	table_update(t, &s->hists[0], now);
+	hp_snapshot_free(s);
+}
+
+static void test_deltas(void)
+{
+	struct table *t = table_new();
+	const struct tb_row *a, *b;
+
+	update(t, frame(0, 2, "a", 10UL, 100UL, "b", 1UL, 5UL), 100.0);
+	a = row(t, "comm: a");
+	ok(a && a->total[0] == 10 && a->delta[0] == 0, "first frame: totals, no deltas");
+	is_u64(t->frames, 1, "one frame");
+
+	update(t, frame(0, 2, "a", 15UL, 160UL, "b", 1UL, 5UL), 102.0);
+	a = row(t, "comm: a");
+	is_u64(a->delta[0], 5, "a: 5 hits in the interval");
+	is_u64(a->delta[1], 60, "a: 60 bytes in the interval");
+	ok(a->rate[1] > 29.99 && a->rate[1] < 30.01, "a: 30 bytes/s over 2 s");
+	ok(t->interval > 1.99 && t->interval < 2.01, "interval 2 s");
+	is_u64(t->hits_delta, 5, "Hits delta");
+
+	/* default sort: hitcount delta descending */
+	is_str(t->rows[0]->key, "comm: a", "a (delta 5) before b (delta 0)");
+
+	/* c appears, b vanishes */
+	update(t, frame(0, 2, "a", 15UL, 160UL, "c", 3UL, 30UL), 103.0);
+	a = row(t, "comm: a");
+	b = row(t, "comm: b");
+	ok(row(t, "comm: c") && row(t, "comm: c")->fresh, "c is new");
+	is_u64(row(t, "comm: c")->delta[0], 3, "a new row's delta is its total");
+	ok(b && b->stale == 1 && b->delta[0] == 0, "b vanished: kept one frame, zero delta");
+	is_u64(t->vanished, 1, "one row vanished");
+	is_u64(t->appeared, 1, "one row appeared");
+	is_u64(table_sum(t, 0, false), 18, "sums count rows in the frame only");
+
+	update(t, frame(0, 2, "a", 16UL, 160UL, "c", 3UL, 30UL), 104.0);
+	ok(!row(t, "comm: b"), "b is dropped after keep_stale frames");
+	table_free(t);
+}
+
+static void test_clear(void)
+{
+	struct table *t = table_new();
+	const struct tb_row *a;
+	size_t i;
+	int negative = 0;
+
+	update(t, frame(0, 1, "a", 50UL, 500UL), 1.0);
+	update(t, frame(0, 1, "a", 60UL, 600UL), 2.0);
+	/* the kernel table was cleared between frames, then counted 4 */
+	update(t, frame(0, 1, "a", 4UL, 40UL), 3.0);
+	a = row(t, "comm: a");
+	ok(t->cleared, "a drop in Hits is seen as a clear");
+	is_u64(a->delta[0], 4, "after a clear the delta restarts from zero");
+	is_u64(t->hits_delta, 4, "Hits delta restarts too");
+	for (i = 0; i < t->ncols; i++)
+		negative |= a->delta[i] > a->total[i];
+	ok(!negative, "no delta exceeds its total (none negative)");
+
+	/* histtop's own clear: table_reset, then the next frame counts from zero */
+	table_reset(t);
+	is_u64(t->nrows, 0, "reset drops the rows");
+	update(t, frame(0, 1, "a", 2UL, 20UL), 4.0);
+	is_u64(row(t, "comm: a")->delta[0], 2, "after reset: delta equals the new total");
+	table_free(t);
+}
+
+static void test_sort(void)
+{
+	struct table *t = table_new();
+
+	update(t, frame(1, 3, "x", 5UL, 10UL, "y", 5UL, 30UL, "z", 1UL, 20UL), 1.0);
+	ok(t->paused, "[paused] state carried");
+	t->sort_by = TB_BY_TOTAL;
+	t->sort_col = table_col(t, "bytes.descending");
+	is_u64(t->sort_col, 1, "table_col strips .descending");
+	table_sort(t);
+	is_str(t->rows[0]->key, "comm: y", "bytes descending: y (30)");
+	is_str(t->rows[2]->key, "comm: x", "bytes descending: x (10) last");
+	t->sort_col = 0;
+	table_sort(t);
+	is_str(t->rows[0]->key, "comm: x", "hitcount tie 5/5 broken by key text: x");
+	is_str(t->rows[1]->key, "comm: y", "then y");
+	t->ascending = true;
+	table_sort(t);
+	is_str(t->rows[0]->key, "comm: z", "reversed: z (1) first");
+	t->sort_by = TB_BY_KEY;
+	table_sort(t);
+	is_str(t->rows[0]->key, "comm: x", "by key ascending");
+	ok(table_col(t, "nope") < 0, "unknown column");
+	table_free(t);
+}
+
+static void test_gauge(void)
+{
+	const char *text =
+		"# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b.max:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ a: 1 } hitcount: 3  b.max: 70\n\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
+	const char *text2 =
+		"# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b.max:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ a: 1 } hitcount: 5  b.max: 90\n\nTotals:\n    Hits: 5\n    Entries: 1\n    Dropped: 0\n";
+	struct table *t = table_new();
+	char *err = NULL;
+
+	update(t, hp_parse(text, strlen(text), &err), 1);
+	update(t, hp_parse(text2, strlen(text2), &err), 2);
+	ok(t->cols[1].gauge, "b.max is a gauge column");
+	is_u64(t->rows[0]->total[1], 90, "gauge keeps the kernel's value");
+	is_u64(t->rows[0]->delta[1], 0, "gauge has no delta");
+	is_u64(t->rows[0]->delta[0], 2, "hitcount still has one");
+	table_free(t);
+}
+
+static void test_shape_change(void)
+{
+	const char *other =
+		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ pid: 1 } hitcount: 3\n\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
+	struct table *t = table_new();
+	char *err = NULL;
+
+	update(t, frame(0, 1, "a", 1UL, 1UL), 1);
+	update(t, hp_parse(other, strlen(other), &err), 2);
+	ok(t->ncols == 1 && t->nrows == 1 && !strcmp(t->key_names[0], "pid"),
+	   "a different trigger starts the table over");
+	table_free(t);
+}
+
+int main(void)
+{
+	test_deltas();
+	test_clear();
+	test_sort();
+	test_gauge();
+	test_shape_change();
+	return done_testing();
+}
