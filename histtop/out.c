@@ -40,6 +40,24 @@ char *out_stack_line(const char *part)
 	return sb_detach(&sb);
 }
 
+/* "[ffffffff8115a5bd] single_open" -> "single_open [ffffffff8115a5bd]":
+ * the name first, so that a narrow column cuts the address. */
+static bool sym_first(struct strbuf *sb, const char *s)
+{
+	const char *close = strchr(s, ']');
+	size_t n;
+
+	if (s[0] != '[' || !close || close[1] != ' ' || !close[2])
+		return false;
+	n = strspn(s + 1, "0123456789abcdef");
+	if (s + 1 + n != close)
+		return false;
+	fold_blanks(sb, close + 2);
+	sb_add(sb, " ", 1);
+	sb_add(sb, s, close + 1 - s);
+	return true;
+}
+
 char *out_key_text(const struct table *t, const struct tb_row *r)
 {
 	struct strbuf sb;
@@ -54,7 +72,7 @@ char *out_key_text(const struct table *t, const struct tb_row *r)
 
 			sb_puts(&sb, s);
 			free(s);
-		} else {
+		} else if (!sym_first(&sb, r->parts[i])) {
 			fold_blanks(&sb, r->parts[i]);
 		}
 	}

@@ -99,6 +99,13 @@ int main(void)
 	free(k);
 	table_free(t);
 
+	t = load("kmalloc-sym.hist");
+	k = out_key_text(t, t->rows[0]);
+	ok(k[0] != '[' && strstr(k, " [ffffffff") && k[strlen(k) - 1] == ']',
+	   ".sym key shows the name first, then the address (%s)", k);
+	free(k);
+	table_free(t);
+
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
 	is_str(out_human(buf, sizeof(buf), 12345), "12.3K", "human: K");
 	is_str(out_human(buf, sizeof(buf), 123456789), "123M", "human: M");

@@ -7,6 +7,7 @@
  *   workload [-c COMM] sizes N        N read(2)s from /dev/zero of 1..N bytes
  *   workload [-c COMM] getpid N       N getpid(2) calls
  *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
+ *   workload [-c COMM] pace N MSEC    N read(2)s of 10 bytes, MSEC apart
  *   workload [-c COMM] sleep MSEC     sleep, then exit
  *
  * -c sets the task's comm first (prctl PR_SET_NAME), so each run can be told
@@ -25,7 +26,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | getpid N | fork N | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -121,6 +122,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[i], "fork") && argc - i == 2)
 		return do_fork(num(argv[i + 1]));
+	if (!strcmp(argv[i], "pace") && argc - i == 3) {
+		long n = num(argv[i + 1]), ms = num(argv[i + 2]);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+		while (n-- > 0) {
+			if (do_rw(1, 1, 10))
+				return 1;
+			nanosleep(&ts, NULL);
+		}
+		return 0;
+	}
 	if (!strcmp(argv[i], "sleep") && argc - i == 2) {
 		long ms = num(argv[i + 1]);
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

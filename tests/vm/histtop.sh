@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# histtop against the real kernel, in the guest: live batch/NDJSON totals
+# and deltas against a known workload, what it leaves behind on every exit
+# path, attach, errors.  TAP on stdout.
+. "$(dirname "$0")/tap.sh"
+INST=$TRACING/instances
+tmp=/tmp/histtop-test
+rm -rf $tmp
+mkdir -p $tmp
+
+histtop_instances() { ls "$INST" 2>/dev/null | grep '^histtop-' | tr '\n' ' '; }
+# wait until DIR exists (histtop installed its trigger), up to 20 s
+wait_path() {
+	i=0
+	while [ $i -lt 200 ]; do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# wait until FILE has at least N lines
+wait_lines() {
+	i=0
+	while [ $i -lt 300 ]; do
+		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+reset_triggers
+
+# --- live NDJSON: totals equal the workload, deltas sum to the totals ------
+histtop -e syscalls:sys_enter_read -k common_pid.execname -v count \
+	--filter 'comm ~ "ht_*"' --json -d 0.5 -n 8 >$tmp/live.json 2>$tmp/live.err &
+hpid=$!
+wait_lines $tmp/live.json 1
+ok $? "histtop writes its first frame"
+trig=$(cat "$INST/histtop-$hpid/events/syscalls/sys_enter_read/trigger" 2>/dev/null)
+case $trig in
+"hist:keys=common_pid.execname:vals=hitcount,count:sort=hitcount:size=2048 if comm ~ \"ht_*\" [active]") ok 0 "the trigger is in the private instance histtop-$hpid" ;;
+*) ok 1 "the trigger is in the private instance histtop-$hpid"; diag "trigger: $trig" ;;
+esac
+is "$(grep -c '^hist' $EV/syscalls/sys_enter_read/trigger)" 0 "nothing is added at the top level"
+workload -c ht_a read 10 100
+wait_lines $tmp/live.json 3
+workload -c ht_b read 4 1000
+workload -c ht_a read 5 100
+wait $hpid
+is "$?" 0 "histtop -n 8 exits 0"
+is "$(wc -l <$tmp/live.json)" 8 "eight frames"
+last=$(tail -n 1 $tmp/live.json)
+is "$(echo "$last" | jq -c '[.rows[] | select(.keys.common_pid | startswith("ht_a")) | .total.count] | add')" 1500 \
+	"ht_a's runs read 1500 bytes (10x100 + 5x100), as the kernel counted"
+is "$(echo "$last" | jq -c '[.rows[] | select(.keys.common_pid | startswith("ht_b")) | .total] | .[0]')" \
+	'{"hitcount":4,"count":4000}' "ht_b: 4 reads, 4000 bytes"
+is "$(jq -s '[.[].rows[].delta.count] | add' $tmp/live.json)" \
+	"$(echo "$last" | jq '[.rows[].total.count] | add')" "per-interval deltas sum to the totals"
+is "$(jq -s '[.[].hits] | max' $tmp/live.json)" 19 "Hits reaches 19 reads"
+is "$(histtop_instances)" "" "no histtop instance is left"
+is "$(cat $tmp/live.err)" "" "nothing on stderr"
+
+# --- the kernel's own hist file agrees with histtop (attach) -------------
+trig syscalls/sys_enter_read 'hist:keys=common_pid.execname:vals=count if comm == "ht_k"'
+workload -c ht_k read 7 33
+trig syscalls/sys_enter_read 'hist:keys=common_pid.execname:vals=count:pause if comm == "ht_k"'
+before=$(cat $EV/syscalls/sys_enter_read/trigger)
+histtop -e syscalls:sys_enter_read --attach --json -n 2 -d 0.2 >$tmp/att.json
+is "$(tail -n 1 $tmp/att.json | jq -c '.rows[0].total')" "{\"hitcount\":7,\"count\":$(val_of syscalls/sys_enter_read ht_k count)}" \
+	"attach: histtop's totals equal the kernel's hist file"
+is "$(cat $EV/syscalls/sys_enter_read/trigger)" "$before" "attach leaves the trigger as it was"
+
+# --- a user's trigger on the same event is never touched -----------------
+histtop -e syscalls:sys_enter_read -k common_pid -n 2 -d 0.2 >/dev/null
+is "$(cat $EV/syscalls/sys_enter_read/trigger)" "$before" "live histtop on the same event leaves the user's trigger"
+trig syscalls/sys_enter_read '!hist:keys=common_pid.execname:vals=count if comm == "ht_k"'
+
+# --- every exit path removes the trigger and the instance ----------------
+for sig in INT TERM HUP QUIT; do
+	histtop -e kmem:kmalloc -k call_site.sym -d 0.2 >/dev/null 2>&1 &
+	hpid=$!
+	wait_path "$INST/histtop-$hpid/events/kmem/kmalloc/hist"
+	sleep 0.5
+	kill -$sig $hpid
+	wait $hpid
+	rc=$?
+	is "$(histtop_instances)" "" "SIG$sig: no histtop instance left (exit $rc)"
+done
+histtop -e kmem:kmalloc -k call_site.sym -d 0.1 2>$tmp/pipe.err | head -n 3 >/dev/null
+sleep 0.5
+is "$(histtop_instances)" "" "SIGPIPE (histtop | head): no histtop instance left"
+
+# SIGKILL cannot be caught: the next histtop removes the leftover
+histtop -e kmem:kmalloc -k call_site -d 0.2 >/dev/null 2>&1 &
+hpid=$!
+wait_path "$INST/histtop-$hpid/events/kmem/kmalloc/hist"
+kill -KILL $hpid
+wait $hpid
+is "$(histtop_instances)" "histtop-$hpid " "SIGKILL leaves histtop-$hpid behind"
+histtop -e kmem:kmalloc -k call_site -n 1 >/dev/null 2>$tmp/reap.err
+grep -q "removed tracefs instances left by histtop processes that no longer run: histtop-$hpid" $tmp/reap.err
+ok $? "the next histtop removes it and says so"
+is "$(histtop_instances)" "" "no histtop instance left after that"
+
+# --- errors --------------------------------------------------------------
+histtop -e kmem:kmalloc -k call_site,bytes_req,ptr,gfp_flags -n 1 >/dev/null 2>$tmp/e1
+is "$?" 1 "four keys: exit 1"
+grep -q 'at most 3 keys and hitcount plus 2 values' $tmp/e1
+ok $? "four keys: the 6.1 limit is stated"
+histtop -e kmem:kmalloc -k call_sitex -n 1 >/dev/null 2>$tmp/e2
+grep -q "Couldn't find field" $tmp/e2 && grep -q '^ *\^$' $tmp/e2 &&
+	grep -q 'fields of this event: .*bytes_req' $tmp/e2
+ok $? "unknown field: the kernel's error_log entry, caret, and the event's fields"
+histtop -e kmem:nope -k x -n 1 >/dev/null 2>$tmp/e3
+grep -q "unknown event 'kmem:nope'" $tmp/e3
+ok $? "unknown event"
+is "$(histtop_instances)" "" "failed starts leave no instance"
+
+reset_triggers
+done_testing

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# histtop's screen against the real kernel, in the guest, through tmux:
+# pause shows [paused] and the counts stop, continue resumes, clear zeroes,
+# quit leaves no instance behind.  TAP on stdout.
+. "$(dirname "$0")/tap.sh"
+T="tmux -L histtop-vm"
+export TERM=screen LANG=C.UTF-8
+trap '$T kill-server 2>/dev/null' EXIT
+
+screen() { $T capture-pane -p -t t; }
+wait_for() {	# PATTERN: up to 20 s
+	i=0
+	while [ $i -lt 200 ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	screen | sed 's/^/#   | /'
+	return 1
+}
+# the total hitcount of the ht_s row on screen
+hits() { screen | grep -E '^ *ht_s ' | awk '{print $3}'; }
+histtop_instances() { ls "$TRACING/instances" | grep -c '^histtop-'; }
+
+reset_triggers
+# a background load: one task named ht_s, a read every 20 ms
+workload -c ht_s pace 100000 20 &
+lpid=$!
+$T new-session -d -s t -x 110 -y 24 \
+	"histtop -e syscalls:sys_enter_read -k common_pid.execname -v count --filter 'comm == \"ht_s\"' -d 0.3; echo EXITED \$?; sleep 60"
+wait_for '^ *ht_s '
+ok $? "live rows appear"
+inst=$(ls "$TRACING/instances" | grep '^histtop-')
+tf=$TRACING/instances/$inst/events/syscalls/sys_enter_read/trigger
+wait_for '\[active\]'
+ok $? "the header shows [active]"
+
+$T send-keys -t t p
+wait_for '\[paused\]'
+ok $? "p: the header shows [paused]"
+grep -q '\[paused\]$' "$tf"
+ok $? "p: the kernel's trigger is paused"
+sleep 0.7
+h1=$(hits)
+sleep 1.2
+h2=$(hits)
+is "$h2" "$h1" "paused: the counts stop moving while the load runs ($h1)"
+wait_for 'aggregation is paused'
+ok $? "p: the message line confirms"
+
+$T send-keys -t t c
+wait_for '\[active\]'
+ok $? "c: the header shows [active] again"
+grep -q '\[active\]$' "$tf"
+ok $? "c: the kernel's trigger is active"
+sleep 1.5
+h3=$(hits)
+[ "${h3:-0}" -gt "${h2:-0}" ]
+ok $? "continued: the counts move again ($h2 -> $h3)"
+
+$T send-keys -t t p
+wait_for '\[paused\]'
+$T send-keys -t t z
+wait_for 'aggregation is cleared'
+ok $? "z: the message line confirms"
+wait_for 'Hits 0 '
+ok $? "z: the screen shows Hits 0"
+is "$(grep -c '^{ ' "$TRACING/instances/$inst/events/syscalls/sys_enter_read/hist")" 0 \
+	"z: the kernel's table is empty"
+$T send-keys -t t c
+sleep 1.5
+h4=$(hits)
+[ "${h4:-0}" -gt 0 ] && [ "${h4:-0}" -lt "${h3:-0}" ]
+ok $? "after clear the counts restart from zero ($h4 < $h3)"
+! screen | grep -qE '^ *ht_s +[0-9]+ +-'
+ok $? "no negative delta after the clear"
+
+$T send-keys -t t f
+wait_for 'FROZEN'
+ok $? "f: the display freezes"
+h5=$(hits)
+sleep 1
+is "$(hits)" "$h5" "frozen: the screen does not change"
+grep -q '\[active\]$' "$tf"
+ok $? "frozen: the kernel keeps counting ([active])"
+$T send-keys -t t f
+
+$T send-keys -t t q
+wait_for 'EXITED 0'
+ok $? "q: histtop exits 0"
+is "$(histtop_instances)" 0 "q: no histtop instance left"
+kill $lpid
+reset_triggers
+done_testing
