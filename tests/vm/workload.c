@@ -5,6 +5,8 @@
  *   workload [-c COMM] read N SIZE    N read(2)s of SIZE bytes from /dev/zero
  *   workload [-c COMM] write N SIZE   N write(2)s of SIZE bytes to /dev/null
  *   workload [-c COMM] sizes N        N read(2)s from /dev/zero of 1..N bytes
+ *   workload [-c COMM] wsizes N       N write(2)s to /dev/null of 1..N bytes
+ *                                     (the buffer is never read: no copying)
  *   workload [-c COMM] getpid N       N getpid(2) calls
  *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
  *   workload [-c COMM] pace N MSEC    N read(2)s of 10 bytes, MSEC apart
@@ -26,7 +28,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -111,6 +113,19 @@ int main(int argc, char **argv)
 		for (k = 1; k <= n; k++)
 			if (do_rw(1, 1, k))
 				return 1;
+		return 0;
+	}
+	if (!strcmp(argv[i], "wsizes") && argc - i == 2) {
+		long n = num(argv[i + 1]), k;
+		int fd = open("/dev/null", O_WRONLY);
+		static char one;
+
+		for (k = 1; k <= n; k++)
+			if (write(fd, &one, k) != k) {
+				perror("workload: write");
+				return 1;
+			}
+		close(fd);
 		return 0;
 	}
 	if (!strcmp(argv[i], "getpid") && argc - i == 2) {

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/bench/run: a table of N entries (keys=count on
+# sys_enter_write, one write of each size 1..N by one task), paused, then
+# read (histread) as cat does and as histtop does, and the memory an open
+# reader holds.  Prints "N MODE ..." lines.
+. /tests/vm/tap.sh
+sizes=${*:-1024 16384 131072}
+reset_triggers
+for n in $sizes; do
+	case $n in
+	1024) reps=5 ;;
+	16384) reps=3 ;;
+	*) reps=1 ;;
+	esac
+	t='hist:keys=count:vals=hitcount:size=131072 if comm == "bench"'
+	trig syscalls/sys_enter_write "$t"
+	workload -c bench wsizes "$n"
+	trig syscalls/sys_enter_write 'hist:keys=count:vals=hitcount:size=131072:pause if comm == "bench"'
+	h=$EV/syscalls/sys_enter_write/hist
+	echo "$n entries=$(total syscalls/sys_enter_write Entries)"
+	echo "$n $(histread fresh $reps $h)"
+	echo "$n $(histread reuse $reps $h)"
+	echo "$n $(histread held $h)"
+	trig syscalls/sys_enter_write "!$t"
+done
