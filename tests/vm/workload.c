@@ -7,6 +7,7 @@
  *   workload [-c COMM] sizes N        N read(2)s from /dev/zero of 1..N bytes
  *   workload [-c COMM] wsizes N       N write(2)s to /dev/null of 1..N bytes
  *                                     (the buffer is never read: no copying)
+ *   workload [-c COMM] pipes N        N pipe(2)s, closed at once (kmalloc)
  *   workload [-c COMM] getpid N       N getpid(2) calls
  *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
  *   workload [-c COMM] pace N MSEC    N read(2)s of 10 bytes, MSEC apart
@@ -28,7 +29,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | pipes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -126,6 +127,20 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[i], "pipes") && argc - i == 2) {
+		long n = num(argv[i + 1]);
+		int p[2];
+
+		while (n-- > 0) {
+			if (pipe(p)) {
+				perror("workload: pipe");
+				return 1;
+			}
+			close(p[0]);
+			close(p[1]);
+		}
 		return 0;
 	}
 	if (!strcmp(argv[i], "getpid") && argc - i == 2) {
