@@ -33,6 +33,7 @@ struct ui {
 	bool show_totals;	/* t: totals only, no deltas */
 	bool help;
 	bool expand;		/* Enter: the selected row's stack, one frame a line */
+	bool bar_totals;	/* the share bar shows totals, not deltas */
 	char filter[128];
 	size_t nshown;
 	size_t *shown;		/* indices into table rows that pass the filter */
@@ -316,8 +317,7 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	}
 	move(y, x + 1);
 	if (sortsum) {
-		uint64_t v = t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge ?
-			     r->delta[t->sort_col] : r->total[t->sort_col];
+		uint64_t v = u->bar_totals ? r->total[t->sort_col] : r->delta[t->sort_col];
 
 		draw_bar(u, y, x + 1, (double)v / sortsum);
 	}
@@ -428,6 +428,11 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 			if (!r->stale)
 				sortsum += d ? r->delta[t->sort_col] : r->total[t->sort_col];
 		}
+		u->bar_totals = !d || !sortsum;	/* nothing moved: share of the totals */
+		if (d && !sortsum)
+			for (i = 0; i < u->nshown; i++)
+				if (!t->rows[u->shown[i]]->stale)
+					sortsum += t->rows[u->shown[i]]->total[t->sort_col];
 	}
 	rows_avail = LINES - HEADER_LINES - 1;
 	if (rows_avail < 1)
