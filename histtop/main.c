@@ -74,6 +74,9 @@ struct run {
 	bool ended;
 	char *status;		/* message line */
 	bool status_error;
+	/* --profile: milliseconds per refresh, summed and at most */
+	unsigned long prof_n;
+	double prof_read, prof_own, prof_read_max, prof_own_max;
 };
 
 static void set_status(struct run *r, bool error, const char *fmt, ...)
@@ -183,11 +186,13 @@ static int take_frame(struct run *r, char **err)
 	const struct hp_hist *h;
 	struct hp_snapshot *s;
 	char *perr = NULL;
+	double t0 = now_mono(), t1;
 	int ret;
 
 	ret = source_read(r->src, &r->raw, err);
 	if (ret)
 		return ret;
+	t1 = now_mono();
 	s = hp_parse(r->raw.buf, r->raw.len, &perr);
 	if (!s) {
 		*err = xasprintf("unreadable hist text, showing the last good frame: %s", perr);
@@ -204,6 +209,13 @@ static int take_frame(struct run *r, char **err)
 	free(r->good);
 	r->good = xstrndup(r->raw.buf, r->raw.len);
 	apply_display_sort(r);
+	r->prof_n++;
+	r->prof_read += (t1 - t0) * 1e3;
+	r->prof_own += (now_mono() - t1) * 1e3;
+	if ((t1 - t0) * 1e3 > r->prof_read_max)
+		r->prof_read_max = (t1 - t0) * 1e3;
+	if ((now_mono() - t1) * 1e3 > r->prof_own_max)
+		r->prof_own_max = (now_mono() - t1) * 1e3;
 	return 0;
 }
 
@@ -283,6 +295,8 @@ static int run_batch(struct run *r)
 			fprintf(stderr, "histtop: %s\n", err);
 			free(err);
 		} else {
+			double t0 = now_mono();
+
 			switch (r->o->format) {
 			case OUT_JSON:
 				ret = out_json(stdout, &c, r->t);
@@ -296,6 +310,7 @@ static int run_batch(struct run *r)
 			}
 			if (ret)	/* EPIPE: the reader went away */
 				return errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
+			r->prof_own += (now_mono() - t0) * 1e3;
 		}
 		if (r->o->iterations && ++n >= r->o->iterations)
 			break;
@@ -490,6 +505,12 @@ int main(int argc, char **argv)
 		}
 		free(what);
 	}
+	if (o.profile && r.prof_n)
+		fprintf(stderr, "histtop: profile: %lu refreshes, %.0f entries; read %.2f ms "
+			"(max %.2f), histtop %.2f ms (parse, model, sort, output; max %.2f) "
+			"per refresh: %.1f%% of the read\n", r.prof_n, (double)r.t->entries,
+			r.prof_read / r.prof_n, r.prof_read_max, r.prof_own / r.prof_n,
+			r.prof_own_max, r.prof_read > 0 ? 100 * r.prof_own / r.prof_read : 0);
 	if (source_close(r.src, &err)) {
 		fprintf(stderr, "histtop: %s\n", err);
 		free(err);

@@ -34,6 +34,8 @@ const char opts_usage[] =
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
 "                           of the kernel\n"
 "      --keep               leave the trigger and instance in place at exit\n"
+"      --profile            at exit, print to stderr the time per refresh spent\n"
+"                           reading the hist file and in histtop's own work\n"
 "\n"
 "Display:\n"
 "  -d, --delay SECS         refresh interval, fractional (default 1)\n"
@@ -65,6 +67,7 @@ enum {
 	OPT_EXPORT,
 	OPT_HIST,
 	OPT_KEEP,
+	OPT_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -87,6 +90,7 @@ static const struct option long_opts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -250,6 +254,9 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 			break;
 		case OPT_KEEP:
 			o->keep = true;
+			break;
+		case OPT_PROFILE:
+			o->profile = true;
 			break;
 		case 'C':
 			o->color = false;

@@ -32,6 +32,7 @@ struct opts {
 	int hist_index;		/* which histogram of the file, 0-based */
 	bool color;
 	bool keep;		/* do not remove the trigger at exit (debug) */
+	bool profile;		/* report read and own time per refresh at exit */
 };
 
 enum opts_result {

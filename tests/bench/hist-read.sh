@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of tests/bench/run: a table of N entries (keys=count on
 # sys_enter_write, one write of each size 1..N by one task), paused, then
-# read (histread) as cat does and as histtop does, and the memory an open
-# reader holds.  Prints "N MODE ..." lines.
+# read (histread) as cat does and as histtop does, the memory an open
+# reader holds, and histtop's own work per refresh (--profile).  Prints
+# "N MODE ..." lines.
 . /tests/vm/tap.sh
 sizes=${*:-1024 16384 131072}
 reset_triggers
@@ -22,5 +23,8 @@ for n in $sizes; do
 	echo "$n $(histread fresh $reps $h)"
 	echo "$n $(histread reuse $reps $h)"
 	echo "$n $(histread held $h)"
+	# histtop's own work per refresh on the same table (batch text output)
+	echo "$n $(histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 \
+		--profile 2>&1 >/dev/null | grep 'profile:')"
 	trig syscalls/sys_enter_write "!$t"
 done
