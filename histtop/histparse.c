@@ -466,7 +466,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	const char *start = c->p + 2, *close, *eol;
 	struct hp_entry e = { 0 };
 	struct strbuf extra;
-	size_t first_line = c->line, i;
+	size_t i;
 
 	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
 	close = memmem_r(start, c->end, "} hitcount:");
@@ -501,7 +501,6 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 
 	h->entries = xrealloc(h->entries, (h->nentries + 1) * sizeof(*h->entries));
 	h->entries[h->nentries++] = e;
-	(void)first_line;
 	return 0;
 }
 
