@@ -257,6 +257,14 @@ void hp_snapshot_free(struct hp_snapshot *snap)
 	free(snap);
 }
 
+/* "bytes_req.max" and "bytes_req.min": per-key extremes, not sums. */
+bool hp_col_is_extreme(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && (!strcmp(name + n - 4, ".max") || !strcmp(name + n - 4, ".min"));
+}
+
 /* The value kind of a printed column name, from the trigger's val specs. */
 static enum hp_kind col_kind(const char *name, char *const *vals)
 {
@@ -328,6 +336,7 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
 			h->cols[ncol].name = cname;
 			h->cols[ncol].kind = kind;
+			h->cols[ncol].negative = false;
 			h->ncols = ncol + 1;
 		} else {
 			if (ncol >= h->ncols || strcmp(h->cols[ncol].name, cname)) {
@@ -369,6 +378,16 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			    parse_u64(c, dot + 1, s - dot - 1, 10, &frac))
 				return free(v), fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
 			v[ncol++] = whole * 100 + frac;
+			continue;
+		}
+		if (tok < s && *tok == '-' && hp_col_is_extreme(h->cols[ncol].name)) {
+			/* the kernel prints a signed field's .max/.min signed */
+			if (parse_u64(c, tok + 1, s - tok - 1, 10, &v[ncol]) ||
+			    v[ncol] > (uint64_t)INT64_MAX + 1)
+				return free(v), fail(c, "bad number '%.*s'", (int)(s - tok), tok);
+			v[ncol] = -v[ncol];
+			h->cols[ncol].negative = true;
+			ncol++;
 			continue;
 		}
 		if (parse_u64(c, tok, s - tok, kind == HP_HEX ? 16 : 10, &v[ncol]))
@@ -566,7 +585,8 @@ static void cols_from_trigger(struct hp_hist *h, char *const *vals)
 
 		if (!strcmp(*v, "hitcount"))
 			continue;
-		name = hp_field_base(*v);
+		/* printed as "bytes_req.max", the others by their base name */
+		name = hp_col_is_extreme(*v) ? xstrdup(*v) : hp_field_base(*v);
 		if (strstr(*v, ".percent")) {
 			char *p = xasprintf("%s (%%)", name);
 

@@ -12,6 +12,7 @@
 #ifndef HISTTOP_HISTPARSE_H
 #define HISTTOP_HISTPARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,7 @@ enum hp_kind {
 struct hp_col {
 	char *name;		/* as printed: "hitcount", "bytes_req", "bytes_req (%)" */
 	enum hp_kind kind;
+	bool negative;		/* some value was printed negative (signed .max/.min) */
 };
 
 struct hp_entry {
@@ -62,6 +64,8 @@ struct hp_snapshot {
  * message naming the line ("line 12: ...") that the caller frees.
  */
 struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
+/* A column of a .max or .min value: an extreme per key, not a sum. */
+bool hp_col_is_extreme(const char *name);
 void hp_snapshot_free(struct hp_snapshot *snap);
 
 /*

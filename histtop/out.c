@@ -102,6 +102,7 @@ static long nshow(const struct out_ctx *c, const struct table *t)
 
 int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 {
+	char num[TB_NUM_MAX];
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
 	char **keys = xcalloc(t->nrows + 1, sizeof(char *));
@@ -128,7 +129,7 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 		fprintf(f, "%-*s", (int)w, keys[i]);
 		for (j = 0; j < t->ncols; j++) {
 			if (t->cols[j].gauge)
-				fprintf(f, "  %14" PRIu64 "  %12s", r->total[j], "-");
+				fprintf(f, "  %14s  %12s", table_total_str(t, r, j, num), "-");
 			else
 				fprintf(f, "  %14" PRIu64 "  %12" PRIu64, r->total[j], r->delta[j]);
 		}
@@ -162,21 +163,25 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_vals(FILE *f, const struct table *t, const char *what, const uint64_t *v,
-		      bool skip_gauges)
+/* The totals of a row, or its deltas (which gauges do not have). */
+static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bool delta)
 {
+	char num[TB_NUM_MAX];
 	size_t j;
 	bool first = true;
 
-	fprintf(f, ",\"%s\":{", what);
+	fprintf(f, ",\"%s\":{", delta ? "delta" : "total");
 	for (j = 0; j < t->ncols; j++) {
-		if (skip_gauges && t->cols[j].gauge)
+		if (delta && t->cols[j].gauge)
 			continue;
 		if (!first)
 			fputc(',', f);
 		first = false;
 		json_str(f, t->cols[j].name);
-		fprintf(f, ":%" PRIu64, v[j]);
+		if (delta)
+			fprintf(f, ":%" PRIu64, r->delta[j]);
+		else
+			fprintf(f, ":%s", table_total_str(t, r, j, num));
 	}
 	fputc('}', f);
 }
@@ -208,8 +213,8 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 			json_str(f, r->parts[k]);
 		}
 		fputc('}', f);
-		json_vals(f, t, "total", r->total, false);
-		json_vals(f, t, "delta", r->delta, true);
+		json_vals(f, t, r, false);
+		json_vals(f, t, r, true);
 		fputs(",\"rate\":{", f);
 		for (j = 0, k = 0; j < t->ncols; j++) {
 			if (t->cols[j].gauge)
@@ -246,6 +251,7 @@ static void csv_str(FILE *f, const char *s)
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
+	char num[TB_NUM_MAX];
 	size_t j, k;
 
 	if (!c->csv_header_done) {
@@ -276,7 +282,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			free(s);
 		}
 		for (j = 0; j < t->ncols; j++) {
-			fprintf(f, ",%" PRIu64, r->total[j]);
+			fprintf(f, ",%s", table_total_str(t, r, j, num));
 			if (!t->cols[j].gauge)
 				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
 		}

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,14 +123,6 @@ void table_reset(struct table *t)
 	t->hits_delta = t->dropped_delta = 0;
 }
 
-/* "bytes_req.max" and "bytes_req.min" columns hold extremes, not sums. */
-static bool is_gauge(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 4 && (!strcmp(name + n - 4, ".max") || !strcmp(name + n - 4, ".min"));
-}
-
 static bool same_shape(const struct table *t, const struct hp_hist *h)
 {
 	size_t i;
@@ -158,7 +152,7 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	for (i = 0; i < h->ncols; i++) {
 		t->cols[i].name = xstrdup(h->cols[i].name);
 		t->cols[i].kind = h->cols[i].kind;
-		t->cols[i].gauge = is_gauge(h->cols[i].name);
+		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name);
 	}
 	if (t->sort_col >= (int)t->ncols)
 		t->sort_col = 0;
@@ -203,6 +197,9 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 		if (first)
 			t->origin = now;
 	}
+	/* once a gauge has shown a negative value its field is signed */
+	for (i = 0; i < t->ncols; i++)
+		t->cols[i].is_signed |= t->cols[i].gauge && h->cols[i].negative;
 	dt = first ? 0 : now - (t->elapsed + t->origin);
 	t->interval = dt > 0 ? dt : 0;
 	t->elapsed = now - t->origin;
@@ -295,6 +292,11 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+static int cmp_s64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 static int cmp_rows(const void *pa, const void *pb)
 {
 	const struct table *t = sort_table;
@@ -312,7 +314,10 @@ static int cmp_rows(const void *pa, const void *pb)
 		/* ties by total */
 		__attribute__((fallthrough));
 	case TB_BY_TOTAL:
-		c = cmp_u64(a->total[col], b->total[col]);
+		if (t->cols[col].is_signed)
+			c = cmp_s64((int64_t)a->total[col], (int64_t)b->total[col]);
+		else
+			c = cmp_u64(a->total[col], b->total[col]);
 		break;
 	case TB_BY_KEY:
 		c = strcmp(a->key, b->key);
@@ -361,4 +366,14 @@ uint64_t table_sum(const struct table *t, int col, bool delta)
 		if (!t->rows[i]->stale)
 			s += delta ? t->rows[i]->delta[col] : t->rows[i]->total[col];
 	return s;
+}
+
+char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
+		      char buf[TB_NUM_MAX])
+{
+	if (t->cols[col].is_signed)
+		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)r->total[col]);
+	else
+		snprintf(buf, TB_NUM_MAX, "%" PRIu64, r->total[col]);
+	return buf;
 }

@@ -21,6 +21,7 @@ struct tb_col {
 	char *name;		/* "hitcount", "bytes_req", "bytes_req.max" */
 	enum hp_kind kind;
 	bool gauge;		/* min/max: cumulative only, a delta means nothing */
+	bool is_signed;		/* a gauge of a signed field: values are int64_t */
 };
 
 struct tb_row {
@@ -88,5 +89,10 @@ int table_col(const struct table *t, const char *name);
 
 /* Sum of a column over the rows in the frame: totals or deltas. */
 uint64_t table_sum(const struct table *t, int col, bool delta);
+
+/* A row's total in col as decimal text into buf (signed gauges signed). */
+#define TB_NUM_MAX 24
+char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
+		      char buf[TB_NUM_MAX]);
 
 #endif

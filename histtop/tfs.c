@@ -309,6 +309,21 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 	char *elog, *fields;
 	int e;
 
+	if (!hp_trigger_parse(trigger, &tr)) {
+		char **v;
+
+		for (v = tr.vals; *v && !hp_col_is_extreme(*v); v++)
+			;
+		if (*v && !tfs_readme_has(t, TFS_FEATURE_MINMAX)) {
+			*err = xasprintf("this kernel cannot keep '%s': its tracefs README lists no "
+					 ".max/.min value modifiers\n(they come with the hist "
+					 "trigger patches in histtop's linux/ directory; without "
+					 "them use a sum, or onmax() on a variable)", *v);
+			hp_trigger_free(&tr);
+			return -1;
+		}
+		hp_trigger_free(&tr);
+	}
 	tracefs_error_clear(t->inst);
 	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0)
 		return 0;
@@ -325,7 +340,7 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 		return -1;
 	}
 	free(elog);
-	/* 6.1 says nothing in error_log for too many keys or values */
+	/* unpatched 6.1 says nothing in error_log for too many keys or values */
 	if (e == EINVAL && !hp_trigger_parse(trigger, &tr)) {
 		size_t nk = hp_strv_len(tr.keys), nv = 0;
 		char **v;

@@ -52,6 +52,9 @@ char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char *
 int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
 		  char **err);
 
+/* README text of kernels with .max/.min value modifiers */
+#define TFS_FEATURE_MINMAX "keep the largest value"
+
 /* The tracefs README mentions s (feature detection). */
 bool tfs_readme_has(struct tfs *t, const char *s);
 

@@ -267,7 +267,8 @@ static void draw_colhdr(struct ui *u, const struct table *t, int keyw)
 		attrset(pair(u, PAIR_TITLE, A_REVERSE));
 		x += NUMW;
 	}
-	mvprintw(4, x + 1, "%-*s", BARW - 1, "share");
+	mvprintw(4, x + 1, "%-*s", BARW - 1,
+		 t->ncols && t->cols[t->sort_col].gauge ? "of largest" : "share");
 	attrset(A_NORMAL);
 }
 
@@ -306,7 +307,10 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	free(key);
 	x = keyw;
 	for (j = 0; j < t->ncols; j++) {
-		fmt_num(buf, sizeof(buf), r->total[j], NUMW - 1);
+		if (t->cols[j].is_signed)
+			table_total_str(t, r, j, buf);
+		else
+			fmt_num(buf, sizeof(buf), r->total[j], NUMW - 1);
 		mvprintw(y, x, "%*s", NUMW, buf);
 		x += NUMW;
 		if (u->show_totals || t->cols[j].gauge)
@@ -319,7 +323,8 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	if (sortsum) {
 		uint64_t v = u->bar_totals ? r->total[t->sort_col] : r->delta[t->sort_col];
 
-		draw_bar(u, y, x + 1, (double)v / sortsum);
+		if (!(t->cols[t->sort_col].is_signed && (int64_t)v < 0))
+			draw_bar(u, y, x + 1, (double)v / sortsum);
 	}
 	attrset(A_NORMAL);
 	/* Enter: the selected row's stack, one frame a line, hottest first */
@@ -419,7 +424,18 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	if (keyw < 16)
 		keyw = 16;
 	draw_colhdr(u, t, keyw);
-	if (t->ncols) {
+	if (t->ncols && t->cols[t->sort_col].gauge) {
+		/* a max or min is no share of anything: bars against the largest */
+		u->bar_totals = true;
+		for (i = 0; i < u->nshown; i++) {
+			const struct tb_row *r = t->rows[u->shown[i]];
+			uint64_t tv = r->total[t->sort_col];
+
+			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
+			    tv > sortsum)
+				sortsum = tv;
+		}
+	} else if (t->ncols) {
 		bool d = t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge;
 
 		for (i = 0; i < u->nshown; i++) {

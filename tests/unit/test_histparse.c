@@ -59,6 +59,7 @@ static void test_every_fixture_totals(void)
 		"kmalloc-symoffset.hist", "kmalloc-stacktrace.hist", "kmalloc-hexval.hist",
 		"kmalloc-percent-graph.hist", "read-execname.hist", "raw-syscall.hist",
 		"raw-compound.hist", "read-log2.hist", "read-buckets.hist", "fork-paused.hist",
+		"read-minmax.hist",
 	};
 	size_t i;
 
@@ -323,6 +324,37 @@ static void test_trigger_parse(void)
 	ok(hp_trigger_parse("enable_hist:a:b", &t) < 0, "not a hist trigger");
 }
 
+/* ret.max/ret.min of sys_exit_read: a signed field, printed signed */
+static void test_minmax(void)
+{
+	struct hp_hist *h = one("read-minmax.hist");
+	const char *bad =
+		"# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ a: 1 } hitcount: 3  b: -70\n\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
+	struct hp_snapshot *s;
+	char *err = NULL;
+
+	if (!h)
+		return;
+	if (ok(h->ncols == 4, "minmax: hitcount, ret, ret.max, ret.min")) {
+		is_str(h->cols[2].name, "ret.max", "minmax: column named as printed");
+		ok(hp_col_is_extreme(h->cols[2].name) && hp_col_is_extreme(h->cols[3].name) &&
+		   !hp_col_is_extreme(h->cols[1].name), "minmax: .max and .min are extremes, ret is not");
+		ok(h->cols[3].negative && !h->cols[2].negative, "minmax: ret.min printed a negative");
+	}
+	if (ok(h->nentries == 2, "minmax: two entries")) {
+		is_u64(h->entries[0].vals[3], (uint64_t)-21, "minmax: -21 kept as two's complement");
+		is_u64(h->entries[0].vals[2], 12, "minmax: max 12");
+		is_u64(h->entries[0].vals[1], 48, "minmax: the sum next to them: 78 - 9 - 21");
+		is_u64(h->entries[1].vals[3], 1, "minmax: a positive min");
+	}
+	s = hp_parse(bad, strlen(bad), &err);
+	ok(!s && err && strstr(err, "bad number '-70'"), "a negative sum is malformed: %s",
+	   err ? err : "(parsed)");
+	hp_snapshot_free(s);
+	free(err);
+}
+
 int main(void)
 {
 	test_every_fixture_totals();
@@ -336,6 +368,7 @@ int main(void)
 	test_onmax_dropped_paused_empty();
 	test_bad_input();
 	test_trigger_parse();
+	test_minmax();
 	while (nkept)
 		hp_snapshot_free(kept[--nkept]);
 	return done_testing();

@@ -163,6 +163,53 @@ static void test_gauge(void)
 	table_free(t);
 }
 
+static void test_signed_gauge(void)
+{
+	static const char *const lines[] = {
+		"{ a: 1 } hitcount: 3  b.min:        -21\n",
+		"{ a: 2 } hitcount: 3  b.min:          5\n",
+		"{ a: 3 } hitcount: 3  b.min: 18446744073709551615\n",
+	};
+	struct strbuf sb;
+	struct table *t = table_new();
+	char *err = NULL, num[TB_NUM_MAX];
+	size_t i;
+
+	sb_init(&sb);
+	sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b.min:"
+		  "sort=hitcount:size=64 [active]\n#\n\n");
+	for (i = 0; i < 2; i++)
+		sb_printf(&sb, "%s", lines[i]);
+	sb_printf(&sb, "\nTotals:\n    Hits: 6\n    Entries: 2\n    Dropped: 0\n");
+	update(t, hp_parse(sb.buf, sb.len, &err), 1);
+	ok(t->cols[1].is_signed, "a gauge that printed a negative is signed");
+	t->sort_col = 1;
+	t->sort_by = TB_BY_TOTAL;
+	t->ascending = true;
+	table_sort(t);
+	is_str(t->rows[0]->key, "a: 1", "ascending signed sort: -21 before 5");
+	is_str(table_total_str(t, t->rows[0], 1, num), "-21", "signed total prints as -21");
+	table_free(t);
+	sb_free(&sb);
+
+	/* no negative seen: unsigned, as the kernel printed it */
+	t = table_new();
+	sb_init(&sb);
+	sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b.min:"
+		  "sort=hitcount:size=64 [active]\n#\n\n%s%s", lines[1], lines[2]);
+	sb_printf(&sb, "\nTotals:\n    Hits: 6\n    Entries: 2\n    Dropped: 0\n");
+	update(t, hp_parse(sb.buf, sb.len, &err), 1);
+	ok(!t->cols[1].is_signed, "a gauge without negatives is unsigned");
+	t->sort_col = 1;
+	t->sort_by = TB_BY_TOTAL;
+	t->ascending = false;
+	table_sort(t);
+	is_str(table_total_str(t, t->rows[0], 1, num), "18446744073709551615",
+	       "unsigned gauge: the largest u64 sorts first and prints unsigned");
+	table_free(t);
+	sb_free(&sb);
+}
+
 static void test_shape_change(void)
 {
 	const char *other =
@@ -184,6 +231,7 @@ int main(void)
 	test_clear();
 	test_sort();
 	test_gauge();
+	test_signed_gauge();
 	test_shape_change();
 	return done_testing();
 }

@@ -70,7 +70,7 @@ hist() { cat "$EV/$1/hist"; }
 # The value of NAME on the entry line whose key contains KEY.
 val_of() {	# EVENT KEY NAME
 	hist "$1" | grep '^{ ' | grep -F "$2" | head -n 1 |
-		sed -n "s/.* $3: *\([0-9a-fx]*\).*/\1/p"
+		sed -n "s/.* $3: *\(-\{0,1\}[0-9a-fx]*\).*/\1/p"
 }
 
 total() {	# EVENT Hits|Entries|Dropped  (first histogram)

@@ -6,6 +6,8 @@
  *   workload [-c COMM] write N SIZE   N write(2)s of SIZE bytes to /dev/null
  *   workload [-c COMM] sizes N        N read(2)s from /dev/zero of 1..N bytes
  *   workload [-c COMM] wsizes N       N write(2)s to /dev/null of 1..N bytes
+ *   workload [-c COMM] rets N         read(2)s returning 1..N, then -EBADF (-9)
+ *                                     and -EISDIR (-21): signed extremes
  *                                     (the buffer is never read: no copying)
  *   workload [-c COMM] pipes N        N pipe(2)s, closed at once (kmalloc)
  *   workload [-c COMM] getpid N       N getpid(2) calls
@@ -29,7 +31,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | pipes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | rets N | pipes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -127,6 +129,27 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[i], "rets") && argc - i == 2) {
+		long n = num(argv[i + 1]), k;
+		int fd = open("/dev/zero", O_RDONLY), dir = open("/", O_RDONLY);
+		char *buf = calloc(1, n ? n : 1);
+
+		if (fd < 0 || dir < 0 || !buf) {
+			perror("workload");
+			return 1;
+		}
+		for (k = 1; k <= n; k++)
+			if (read(fd, buf, k) != k) {
+				perror("workload: read");
+				return 1;
+			}
+		if (read(-1, buf, 1) != -1 || errno != EBADF ||
+		    read(dir, buf, 1) != -1 || errno != EISDIR) {
+			fputs("workload: rets: reads did not fail as expected\n", stderr);
+			return 1;
+		}
 		return 0;
 	}
 	if (!strcmp(argv[i], "pipes") && argc - i == 2) {
