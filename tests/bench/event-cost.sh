@@ -7,7 +7,7 @@
 # Prints "SETUP median_ns=M" lines (the median over the turns).
 . /tests/vm/tap.sh
 writes=${1:-20000}
-turns=${2:-7}
+turns=${2:-3}
 ev=syscalls/sys_enter_write
 sum='hist:keys=common_pid:vals=count'
 ext='hist:keys=common_pid:vals=count,count.max,count.min'
