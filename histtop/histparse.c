@@ -21,6 +21,9 @@ struct cursor {
 	const char *end;
 	size_t line;		/* 1-based line number of p */
 	char *err;
+	struct arena *ar;	/* the snapshot's: entries are allocated here */
+	uint64_t *vals;		/* scratch for one entry's values */
+	size_t vals_cap;
 };
 
 static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -83,16 +86,38 @@ static const char *memmem_r(const char *hay, const char *end, const char *needle
 	return memmem(hay, end - hay, needle, strlen(needle));
 }
 
-/* Trim trailing blanks of [s, s+n). */
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* Trim leading and trailing blanks of [*s, *s + *n). */
+static void trim(const char **s, size_t *n)
+{
+	/* the kernel pads numbers with spaces: skip those first */
+	while (*n && **s == ' ') {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && blank((*s)[*n - 1]))
+		(*n)--;
+	while (*n && blank(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+}
+
 static char *dup_trimmed(const char *s, size_t n)
 {
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	while (n && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
+	trim(&s, &n);
 	return xstrndup(s, n);
+}
+
+/* The same, allocated in the snapshot's arena. */
+static char *arena_trimmed(struct cursor *c, const char *s, size_t n)
+{
+	trim(&s, &n);
+	return arena_strndup(c->ar, s, n);
 }
 
 static void strv_push(char ***v, size_t *n, size_t *cap, char *s)
@@ -215,26 +240,11 @@ void hp_trigger_free(struct hp_trigger *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void entry_free(struct hp_entry *e, size_t nkeys)
-{
-	size_t i;
-
-	free(e->key);
-	if (e->parts)
-		for (i = 0; i < nkeys; i++)
-			free(e->parts[i]);
-	free(e->parts);
-	free(e->vals);
-	free(e->extra);
-}
-
 static void hist_free(struct hp_hist *h)
 {
 	size_t i;
 
-	for (i = 0; i < h->nentries; i++)
-		entry_free(&h->entries[i], h->nkeys);
-	free(h->entries);
+	free(h->entries);	/* their contents are in the snapshot's arena */
 	for (i = 0; i < h->ncols; i++)
 		free(h->cols[i].name);
 	free(h->cols);
@@ -254,6 +264,7 @@ void hp_snapshot_free(struct hp_snapshot *snap)
 	for (i = 0; i < snap->nhists; i++)
 		hist_free(&snap->hists[i]);
 	free(snap->hists);
+	arena_free(&snap->arena);
 	free(snap);
 }
 
@@ -290,6 +301,19 @@ static int parse_u64(struct cursor *c, const char *s, size_t n, int base, uint64
 {
 	char tmp[32], *end;
 
+	if (base == 10 && n && n < 20) {
+		/* up to 19 digits cannot overflow: no strtoull needed */
+		uint64_t v = 0;
+		size_t i;
+
+		for (i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		if (i == n) {
+			*out = v;
+			return 0;
+		}
+	}
+
 	if (n == 0 || n >= sizeof(tmp))
 		return fail(c, "bad number '%.*s'", (int)(n < 40 ? n : 40), s);
 	memcpy(tmp, s, n);
@@ -310,8 +334,8 @@ static int parse_u64(struct cursor *c, const char *s, size_t n, int base, uint64
 static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 		      const char *s, const char *end, uint64_t **out)
 {
-	size_t ncol = 0, cap = 0;
-	uint64_t *v = NULL;
+	size_t ncol = 0;
+	uint64_t *v = c->vals;
 	bool first = !h->cols;
 	size_t hcap = 0;
 
@@ -327,11 +351,11 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 		name = s;
 		colon = memchr(s, ':', end - s);
 		if (!colon || colon == name)
-			return free(v), fail(c, "expected 'name: value' in the values");
-		cname = xstrndup(name, colon - name);
+			return fail(c, "expected 'name: value' in the values");
 		s = colon + 1;
 
 		if (first) {
+			cname = xstrndup(name, colon - name);
 			kind = col_kind(cname, vals);
 			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
 			h->cols[ncol].name = cname;
@@ -339,17 +363,18 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			h->cols[ncol].negative = false;
 			h->ncols = ncol + 1;
 		} else {
-			if (ncol >= h->ncols || strcmp(h->cols[ncol].name, cname)) {
-				fail(c, "column '%s' where the first entry has '%s'", cname,
+			size_t n = colon - name;
+
+			if (ncol >= h->ncols || strlen(h->cols[ncol].name) != n ||
+			    memcmp(h->cols[ncol].name, name, n)) {
+				fail(c, "column '%.*s' where the first entry has '%s'", (int)n, name,
 				     ncol < h->ncols ? h->cols[ncol].name : "(none)");
-				free(cname);
-				free(v);
 				return -1;
 			}
-			free(cname);
 			kind = h->cols[ncol].kind;
 		}
-		v = xgrow(v, &cap, ncol + 1, sizeof(*v));
+		if (ncol >= c->vals_cap)
+			v = c->vals = xgrow(c->vals, &c->vals_cap, ncol + 1, sizeof(*v));
 
 		if (kind == HP_GRAPH) {
 			/* " %20s" of '#' and blanks */
@@ -376,7 +401,7 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			}
 			if (!dot || parse_u64(c, tok, dot - tok, 10, &whole) ||
 			    parse_u64(c, dot + 1, s - dot - 1, 10, &frac))
-				return free(v), fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
+				return fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
 			v[ncol++] = whole * 100 + frac;
 			continue;
 		}
@@ -384,21 +409,22 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			/* the kernel prints a signed field's .max/.min signed */
 			if (parse_u64(c, tok + 1, s - tok - 1, 10, &v[ncol]) ||
 			    v[ncol] > (uint64_t)INT64_MAX + 1)
-				return free(v), fail(c, "bad number '%.*s'", (int)(s - tok), tok);
+				return fail(c, "bad number '%.*s'", (int)(s - tok), tok);
 			v[ncol] = -v[ncol];
 			h->cols[ncol].negative = true;
 			ncol++;
 			continue;
 		}
 		if (parse_u64(c, tok, s - tok, kind == HP_HEX ? 16 : 10, &v[ncol]))
-			return free(v), -1;
+			return -1;
 		ncol++;
 	}
 	if (ncol == 0 || strcmp(h->cols[0].name, "hitcount"))
-		return free(v), fail(c, "entry has no hitcount");
+		return fail(c, "entry has no hitcount");
 	if (ncol != h->ncols)
-		return free(v), fail(c, "entry has %zu values, the first has %zu", ncol, h->ncols);
-	*out = v;
+		return fail(c, "entry has %zu values, the first has %zu", ncol, h->ncols);
+	*out = arena_alloc(c->ar, ncol * sizeof(*v));
+	memcpy(*out, v, ncol * sizeof(*v));
 	return 0;
 }
 
@@ -412,7 +438,7 @@ static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const c
 {
 	size_t i;
 
-	e->parts = xcalloc(h->nkeys, sizeof(*e->parts));
+	e->parts = arena_alloc(c->ar, h->nkeys * sizeof(*e->parts));
 	for (i = 0; i < h->nkeys; i++) {
 		const char *name = h->key_names[i], *vend = end, *q;
 		size_t n = strlen(name);
@@ -453,9 +479,10 @@ static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const c
 				free(f);
 				l = nl ? nl + 1 : vend;
 			}
-			e->parts[i] = sb_detach(&sb);
+			e->parts[i] = arena_strndup(c->ar, sb.buf ? sb.buf : "", sb.len);
+			sb_free(&sb);
 		} else {
-			e->parts[i] = dup_trimmed(s, vend - s);
+			e->parts[i] = arena_trimmed(c, s, vend - s);
 		}
 		s = vend + 2;
 	}
@@ -463,48 +490,54 @@ static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const c
 }
 
 /* The identity of a row: parts joined by ", " (stack frames by ";"). */
-static char *join_key(const struct hp_hist *h, const struct hp_entry *e)
+static char *join_key(struct cursor *c, const struct hp_hist *h, const struct hp_entry *e)
 {
-	struct strbuf sb;
-	size_t i;
-	char *p;
+	size_t i, n = 0, k;
+	char *key, *q;
 
-	sb_init(&sb);
+	for (i = 0; i < h->nkeys; i++)
+		n += (i ? 2 : 0) + strlen(h->key_names[i]) + 2 + strlen(e->parts[i]);
+	q = key = arena_alloc(c->ar, n + 1);
 	for (i = 0; i < h->nkeys; i++) {
-		if (i)
-			sb_puts(&sb, ", ");
-		sb_printf(&sb, "%s: ", h->key_names[i]);
-		for (p = e->parts[i]; *p; p++)
-			sb_add(&sb, *p == '\n' ? ";" : p, 1);
+		if (i) {
+			memcpy(q, ", ", 2);
+			q += 2;
+		}
+		k = strlen(h->key_names[i]);
+		memcpy(q, h->key_names[i], k);
+		memcpy(q + k, ": ", 2);
+		q += k + 2;
+		k = strlen(e->parts[i]);
+		memcpy(q, e->parts[i], k);
+		for (; k; k--, q++)
+			if (*q == '\n')
+				*q = ';';
 	}
-	return sb_detach(&sb);
+	*q = '\0';
+	return key;
 }
 
 static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 {
-	const char *start = c->p + 2, *close, *eol;
+	const char *start = c->p + 2, *close, *eol, *q;
 	struct hp_entry e = { 0 };
 	struct strbuf extra;
-	size_t i;
 
 	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
-	close = memmem_r(start, c->end, "} hitcount:");
+	for (close = start; (close = memchr(close, '}', c->end - close)); close++)
+		if (c->end - close >= 11 && !memcmp(close, "} hitcount:", 11))
+			break;
 	if (!close)
 		return fail(c, "entry without '} hitcount:'");
-	for (i = 0; c->p + i < close; i++)
-		if (c->p[i] == '\n')
-			c->line++;
-	if (split_key(c, h, start, close, &e)) {
-		entry_free(&e, h->nkeys);
+	for (q = memchr(c->p, '\n', close - c->p); q; q = memchr(q + 1, '\n', close - q - 1))
+		c->line++;
+	if (split_key(c, h, start, close, &e))
 		return -1;
-	}
-	e.key = join_key(h, &e);
+	e.key = join_key(c, h, &e);
 	c->p = close + 1;
 	eol = c->p + line_len(c);
-	if (parse_vals(c, h, vals, c->p, eol, &e.vals)) {
-		entry_free(&e, h->nkeys);
+	if (parse_vals(c, h, vals, c->p, eol, &e.vals))
 		return -1;
-	}
 	next_line(c);
 
 	/* onmax()/onchange(): "\tmax: N  var: v" lines */
@@ -515,10 +548,12 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 		sb_add(&extra, c->p + 1, line_len(c) - 1);
 		next_line(c);
 	}
-	e.extra = extra.len ? sb_detach(&extra) : NULL;
+	e.extra = extra.len ? arena_strndup(c->ar, extra.buf, extra.len) : NULL;
 	sb_free(&extra);
 
-	h->entries = xrealloc(h->entries, (h->nentries + 1) * sizeof(*h->entries));
+	if (h->nentries >= h->entries_cap)
+		h->entries = xgrow(h->entries, &h->entries_cap, h->nentries + 1,
+				   sizeof(*h->entries));
 	h->entries[h->nentries++] = e;
 	return 0;
 }
@@ -670,6 +705,7 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err)
 	struct cursor c = { .p = buf, .end = buf + len, .line = 1 };
 	struct hp_snapshot *snap = xcalloc(1, sizeof(*snap));
 
+	c.ar = &snap->arena;
 	if (memchr(buf, '\0', len)) {
 		*err = xstrdup("NUL byte in hist text");
 		free(snap);
@@ -690,6 +726,7 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err)
 		if (parse_hist(&c, &snap->hists[snap->nhists - 1]))
 			break;
 	}
+	free(c.vals);
 	if (c.err) {
 		hp_snapshot_free(snap);
 		*err = c.err;

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 enum hp_kind {
 	HP_NUM,		/* decimal */
 	HP_HEX,		/* .hex: printed in hex, stored as its value */
@@ -29,6 +31,7 @@ struct hp_col {
 	bool negative;		/* some value was printed negative (signed .max/.min) */
 };
 
+/* An entry of a hist; its strings and arrays live in the snapshot's arena. */
 struct hp_entry {
 	char *key;		/* key text inside the braces, normalised: row identity */
 	char **parts;		/* one text per key field, padding trimmed */
@@ -47,6 +50,7 @@ struct hp_hist {
 	struct hp_col *cols;
 	size_t nentries;
 	struct hp_entry *entries;
+	size_t entries_cap;	/* allocated entries */
 	char *tail;		/* other text before Totals (snapshot actions), or NULL */
 	uint64_t hits;
 	uint64_t total_entries;
@@ -56,6 +60,7 @@ struct hp_hist {
 struct hp_snapshot {
 	size_t nhists;
 	struct hp_hist *hists;
+	struct arena arena;	/* the entries' keys, parts, values and extras */
 };
 
 /*

@@ -69,7 +69,7 @@ struct run {
 	struct source *src;
 	struct table *t;
 	struct strbuf raw;	/* the last hist text read */
-	char *good;		/* the last hist text that parsed */
+	struct strbuf good;	/* the last hist text that parsed (buf NULL: none) */
 	bool sorted;		/* the -s display sort was applied */
 	bool ended;
 	char *status;		/* message line */
@@ -206,8 +206,13 @@ static int take_frame(struct run *r, char **err)
 	}
 	table_update(r->t, h, now_mono());
 	hp_snapshot_free(s);
-	free(r->good);
-	r->good = xstrndup(r->raw.buf, r->raw.len);
+	{
+		/* keep this text as the good one; read the next into the old */
+		struct strbuf tmp = r->good;
+
+		r->good = r->raw;
+		r->raw = tmp;
+	}
 	apply_display_sort(r);
 	r->prof_n++;
 	r->prof_read += (t1 - t0) * 1e3;
@@ -228,14 +233,14 @@ static int export_frame(struct run *r, const char *prefix, char **written)
 	size_t k;
 	bool stacks = false;
 
-	if (!r->good) {
+	if (!r->good.buf) {
 		*written = xstrdup("nothing to export yet");
 		return -1;
 	}
 	sb_init(&sb);
 	path = xasprintf("%s.hist", prefix);
 	f = fopen(path, "w");
-	if (!f || fputs(r->good, f) == EOF || fclose(f)) {
+	if (!f || fputs(r->good.buf, f) == EOF || fclose(f)) {
 		*written = xasprintf("%s: %s", path, strerror(errno));
 		free(path);
 		return -1;
@@ -482,7 +487,10 @@ int main(int argc, char **argv)
 
 	r.o = &o;
 	r.t = table_new();
+	if (o.batch)
+		r.t->sort_limit = o.top;	/* only the rows printed need order */
 	sb_init(&r.raw);
+	sb_init(&r.good);
 	r.src = source_open(&o, &note, &err);
 	if (!r.src) {
 		fprintf(stderr, "histtop: %s\n", err);
@@ -521,7 +529,7 @@ int main(int argc, char **argv)
 out_table:
 	table_free(r.t);
 	sb_free(&r.raw);
-	free(r.good);
+	sb_free(&r.good);
 	free(r.status);
 	opts_free(&o);
 	return ret;

@@ -105,7 +105,7 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	char num[TB_NUM_MAX];
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
-	char **keys = xcalloc(t->nrows + 1, sizeof(char *));
+	char **keys = xcalloc(n + 1, sizeof(char *));
 
 	for (i = 0; i < (size_t)n; i++) {
 		keys[i] = out_key_text(t, t->rows[i]);

@@ -186,6 +186,27 @@ static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 	return r;
 }
 
+static int cmp_keys(const void *pa, const void *pb)
+{
+	return strcmp((*(struct tb_row *const *)pa)->key, (*(struct tb_row *const *)pb)->key);
+}
+
+/*
+ * Number the rows in key order, so that sorts break ties by a number: done
+ * only when rows come or go.
+ */
+static void rank_keys(struct table *t)
+{
+	struct tb_row **v = xcalloc(t->nrows + 1, sizeof(*v));
+	size_t i;
+
+	memcpy(v, t->rows, t->nrows * sizeof(*v));
+	qsort(v, t->nrows, sizeof(*v), cmp_keys);
+	for (i = 0; i < t->nrows; i++)
+		v[i]->kord = i;
+	free(v);
+}
+
 void table_update(struct table *t, const struct hp_hist *h, double now)
 {
 	bool first = t->frames == 0;
@@ -281,8 +302,11 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 	if (kept != t->nrows) {
 		t->nrows = kept;
 		rehash(t, t->nbuckets ? t->nbuckets : 64);
+		rank_keys(t);
+	} else if (t->appeared) {
+		rank_keys(t);
 	}
-	table_sort(t);
+	table_sort_top(t, t->sort_limit);
 }
 
 static const struct table *sort_table;
@@ -293,6 +317,11 @@ static int cmp_u64(uint64_t a, uint64_t b)
 }
 
 static int cmp_s64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_size(size_t a, size_t b)
 {
 	return a < b ? -1 : a > b;
 }
@@ -320,7 +349,7 @@ static int cmp_rows(const void *pa, const void *pb)
 			c = cmp_u64(a->total[col], b->total[col]);
 		break;
 	case TB_BY_KEY:
-		c = strcmp(a->key, b->key);
+		c = cmp_size(a->kord, b->kord);
 		break;
 	}
 	if (!t->ascending)
@@ -329,17 +358,81 @@ static int cmp_rows(const void *pa, const void *pb)
 	if (!c)
 		c = (a->stale > 0) - (b->stale > 0);
 	if (!c)
-		c = strcmp(a->key, b->key);
+		c = cmp_size(a->kord, b->kord);
 	return c;
 }
 
 void table_sort(struct table *t)
 {
+	t->sorted = t->nrows;
 	if (!t->ncols)
 		return;
 	sort_table = t;
 	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
 	sort_table = NULL;
+}
+
+/* heap of the k best rows so far, the worst of them on top */
+static void sift_down(struct tb_row **h, size_t k, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct tb_row *tmp;
+
+		if (l < k && cmp_rows(&h[l], &h[m]) > 0)
+			m = l;
+		if (l + 1 < k && cmp_rows(&h[l + 1], &h[m]) > 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+void table_sort_top(struct table *t, size_t k)
+{
+	struct tb_row **h;
+	size_t i, j;
+
+	if (!k || k * 4 >= t->nrows || !t->ncols) {
+		table_sort(t);
+		return;
+	}
+	sort_table = t;
+	h = xcalloc(k, sizeof(*h));
+	memcpy(h, t->rows, k * sizeof(*h));
+	for (i = k / 2; i-- > 0;)
+		sift_down(h, k, i);
+	for (i = k; i < t->nrows; i++) {
+		if (cmp_rows(&t->rows[i], &h[0]) < 0) {
+			h[0] = t->rows[i];
+			sift_down(h, k, 0);
+		}
+	}
+	qsort(h, k, sizeof(*h), cmp_rows);
+	sort_table = NULL;
+	/* the k in order, then the others as they were */
+	for (i = 0; i < k; i++)
+		h[i]->picked = true;
+	for (i = 0, j = 0; i < t->nrows; i++)
+		if (!t->rows[i]->picked)
+			t->rows[j++] = t->rows[i];
+	memmove(t->rows + k, t->rows, j * sizeof(*t->rows));
+	for (i = 0; i < k; i++) {
+		t->rows[i] = h[i];
+		h[i]->picked = false;
+	}
+	free(h);
+	t->sorted = k;
+}
+
+void table_sort_upto(struct table *t, size_t k)
+{
+	if (t->sorted < k && t->sorted < t->nrows)
+		table_sort_top(t, k);
 }
 
 int table_col(const struct table *t, const char *name)

@@ -32,7 +32,9 @@ struct tb_row {
 	uint64_t *delta;	/* since the previous frame (0 for gauges) */
 	double *rate;		/* delta per second */
 	unsigned int stale;	/* frames since it was last seen (0: in the frame) */
+	size_t kord;		/* rank of key among the rows (strcmp order) */
 	bool fresh;		/* first seen in the latest frame */
+	bool picked;		/* scratch of table_sort_top */
 };
 
 enum tb_sort_by {
@@ -65,6 +67,8 @@ struct table {
 	size_t appeared;
 	bool cleared;		/* the latest update saw a kernel clear */
 
+	size_t sort_limit;	/* table_update orders only this many rows (0: all) */
+	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
 	int sort_col;		/* column index */
 	enum tb_sort_by sort_by;
 	bool ascending;
@@ -84,6 +88,10 @@ void table_update(struct table *t, const struct hp_hist *h, double now);
 void table_reset(struct table *t);
 
 void table_sort(struct table *t);
+/* Put the first k rows in order (all when k is 0 or most of them). */
+void table_sort_top(struct table *t, size_t k);
+/* Make sure at least the first k rows are in order. */
+void table_sort_upto(struct table *t, size_t k);
 /* Column by name ("bytes_req", "bytes_req.descending" ok), or -1. */
 int table_col(const struct table *t, const char *name);
 

@@ -417,6 +417,9 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	size_t i;
 	uint64_t sortsum = 0;
 
+	/* order only the rows that can show; all when a filter picks among them */
+	t->sort_limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
+	table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	erase();
 	filter_rows(u, t);
 	draw_header(u, v);

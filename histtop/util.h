@@ -17,6 +17,14 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 /* Grow *arr so that it holds at least want elements of size each. */
 void *xgrow(void *arr, size_t *cap, size_t want, size_t size);
 
+/* A bump allocator: many small allocations that are freed together. */
+struct arena {
+	struct arena_block *head;
+};
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
 /* A growable byte buffer, always NUL-terminated. */
 struct strbuf {
 	char *buf;
