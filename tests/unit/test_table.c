@@ -210,6 +210,45 @@ static void test_signed_gauge(void)
 	sb_free(&sb);
 }
 
+/* Ordering only the first k rows gives the same first k as a full sort. */
+static void test_sort_top(void)
+{
+	struct strbuf sb;
+	struct table *a = table_new(), *b = table_new();
+	char *err = NULL;
+	size_t i, same = 0;
+	unsigned int x = 12345;
+	bool all = true;
+
+	sb_init(&sb);
+	sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=k:vals=hitcount:"
+		  "sort=hitcount:size=1024 [active]\n#\n\n");
+	for (i = 0; i < 500; i++) {
+		x = x * 1103515245 + 12345;
+		/* many ties: the key rank must break them */
+		sb_printf(&sb, "{ k: %zu } hitcount: %u\n", i, (x >> 16) % 40);
+	}
+	sb_printf(&sb, "\nTotals:\n    Hits: 0\n    Entries: 500\n    Dropped: 0\n");
+	a->sort_by = b->sort_by = TB_BY_TOTAL;
+	b->sort_limit = 20;
+	update(a, hp_parse(sb.buf, sb.len, &err), 1);
+	update(b, hp_parse(sb.buf, sb.len, &err), 1);
+	is_u64(b->sorted, 20, "sort_limit 20: twenty rows in order");
+	for (i = 0; i < 20; i++)
+		same += a->rows[i] && b->rows[i] && !strcmp(a->rows[i]->key, b->rows[i]->key);
+	is_u64(same, 20, "the first 20 are those of a full sort, in its order");
+	for (i = 0; i < 500; i++)
+		all = all && row(b, a->rows[i]->key);
+	ok(all && b->nrows == 500, "no row lost or doubled");
+	table_sort_upto(b, 500);
+	for (i = 0, same = 0; i < 500; i++)
+		same += !strcmp(a->rows[i]->key, b->rows[i]->key);
+	is_u64(same, 500, "sorting up to all rows gives the full order");
+	table_free(a);
+	table_free(b);
+	sb_free(&sb);
+}
+
 static void test_shape_change(void)
 {
 	const char *other =
@@ -232,6 +271,7 @@ int main(void)
 	test_sort();
 	test_gauge();
 	test_signed_gauge();
+	test_sort_top();
 	test_shape_change();
 	return done_testing();
 }
