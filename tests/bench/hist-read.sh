@@ -6,11 +6,11 @@
 # reader holds, and histtop's own work per refresh (--profile).  Prints
 # "N MODE ..." lines.
 . /tests/vm/tap.sh
-sizes=${*:-1024 16384 131072}
+sizes=${*:-1024 2048 16384 131072}
 reset_triggers
 for n in $sizes; do
 	case $n in
-	1024) reps=5 ;;
+	1024 | 2048) reps=5 ;;
 	16384) reps=3 ;;
 	*) reps=1 ;;
 	esac
@@ -23,8 +23,9 @@ for n in $sizes; do
 	echo "$n $(histread fresh $reps $h)"
 	echo "$n $(histread reuse $reps $h)"
 	echo "$n $(histread held $h)"
-	# histtop's own work per refresh on the same table (batch text output)
-	echo "$n $(histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 \
+	# histtop's own work per refresh on the same table: parse, model, sort
+	# and a screenful (-T 50) of text, as the screen would draw
+	echo "$n $(histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 -T 50 \
 		--profile 2>&1 >/dev/null | grep 'profile:')"
 	trig syscalls/sys_enter_write "!$t"
 done
