@@ -252,8 +252,17 @@ static void draw_colhdr(struct ui *u, const struct table *t, int keyw)
 
 		if (sorted && t->sort_by == TB_BY_TOTAL)
 			attrset(pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE));
-		snprintf(buf, sizeof(buf), "%s%s", sorted && t->sort_by == TB_BY_TOTAL ? arrow : "",
-			 t->cols[j].name);
+		{
+			const char *a = sorted && t->sort_by == TB_BY_TOTAL ? arrow : "";
+			const char *name = t->cols[j].name;
+			int avail = NUMW - 1 - (int)strlen(a), n = (int)strlen(name);
+
+			/* a long max/min keeps its end: "~_req.max", not "bytes_req." */
+			if (t->cols[j].gauge && n > avail)
+				snprintf(buf, sizeof(buf), "%s~%s", a, name + n - (avail - 1));
+			else
+				snprintf(buf, sizeof(buf), "%s%s", a, name);
+		}
 		mvprintw(4, x, "%*.*s", NUMW, NUMW - 1, buf);
 		attrset(pair(u, PAIR_TITLE, A_REVERSE));
 		x += NUMW;
