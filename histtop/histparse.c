@@ -71,12 +71,18 @@ static bool line_starts(const struct cursor *c, const char *prefix)
 	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, prefix, n);
 }
 
+/* isspace() in the C locale, without the locale table */
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
 static bool line_blank(const struct cursor *c)
 {
 	const char *q;
 
 	for (q = c->p; q < c->end && *q != '\n'; q++)
-		if (!isspace((unsigned char)*q))
+		if (!blank(*q))
 			return false;
 	return true;
 }
@@ -84,11 +90,6 @@ static bool line_blank(const struct cursor *c)
 static const char *memmem_r(const char *hay, const char *end, const char *needle)
 {
 	return memmem(hay, end - hay, needle, strlen(needle));
-}
-
-static bool blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
 }
 
 /* Trim leading and trailing blanks of [*s, *s + *n). */
@@ -193,7 +194,7 @@ int hp_trigger_parse(const char *s, struct hp_trigger *t)
 		t->filter = dup_trimmed(ifp + 4, head_end - ifp - 4);
 		head_end = ifp;
 	}
-	while (head_end > s && isspace((unsigned char)head_end[-1]))
+	while (head_end > s && blank(head_end[-1]))
 		head_end--;
 
 	params = split(s, head_end - s, ':');

@@ -186,7 +186,7 @@ static int take_frame(struct run *r, char **err)
 	const struct hp_hist *h;
 	struct hp_snapshot *s;
 	char *perr = NULL;
-	double t0 = now_mono(), t1;
+	double t0 = now_mono(), t1, t2;
 	int ret;
 
 	ret = source_read(r->src, &r->raw, err);
@@ -214,13 +214,14 @@ static int take_frame(struct run *r, char **err)
 		r->raw = tmp;
 	}
 	apply_display_sort(r);
+	t2 = now_mono();
 	r->prof_n++;
 	r->prof_read += (t1 - t0) * 1e3;
-	r->prof_own += (now_mono() - t1) * 1e3;
+	r->prof_own += (t2 - t1) * 1e3;
 	if ((t1 - t0) * 1e3 > r->prof_read_max)
 		r->prof_read_max = (t1 - t0) * 1e3;
-	if ((now_mono() - t1) * 1e3 > r->prof_own_max)
-		r->prof_own_max = (now_mono() - t1) * 1e3;
+	if ((t2 - t1) * 1e3 > r->prof_own_max)
+		r->prof_own_max = (t2 - t1) * 1e3;
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,27 +307,25 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 		    char **err)
 {
 	struct hp_trigger tr;
-	char *elog, *fields;
+	bool parsed = !hp_trigger_parse(trigger, &tr);
+	char *elog, *fields, **v;
 	int e;
 
-	if (!hp_trigger_parse(trigger, &tr)) {
-		char **v;
-
-		for (v = tr.vals; *v && !hp_col_is_extreme(*v); v++)
-			;
-		if (*v && !tfs_readme_has(t, TFS_FEATURE_MINMAX)) {
-			*err = xasprintf("this kernel cannot keep '%s': its tracefs README lists no "
-					 ".max/.min value modifiers\n(they come with the hist "
-					 "trigger patches in histtop's linux/ directory; without "
-					 "them use a sum, or onmax() on a variable)", *v);
-			hp_trigger_free(&tr);
-			return -1;
-		}
-		hp_trigger_free(&tr);
+	for (v = parsed ? tr.vals : NULL; v && *v && !hp_col_is_extreme(*v); v++)
+		;
+	if (v && *v && !tfs_readme_has(t, TFS_FEATURE_MINMAX)) {
+		*err = xasprintf("this kernel cannot keep '%s': its tracefs README lists no "
+				 ".max/.min value modifiers\n(they come with the hist "
+				 "trigger patches in histtop's linux/ directory; without "
+				 "them use a sum, or onmax() on a variable)", *v);
+		goto fail;
 	}
 	tracefs_error_clear(t->inst);
-	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0)
+	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0) {
+		if (parsed)
+			hp_trigger_free(&tr);
 		return 0;
+	}
 	e = errno;
 	elog = tracefs_error_last(t->inst);
 	if (elog && *elog) {
@@ -337,22 +336,20 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 				 fields ? "fields of this event: " : "", fields ? fields : "");
 		free(fields);
 		free(elog);
-		return -1;
+		goto fail;
 	}
 	free(elog);
 	/* unpatched 6.1 says nothing in error_log for too many keys or values */
-	if (e == EINVAL && !hp_trigger_parse(trigger, &tr)) {
+	if (e == EINVAL && parsed) {
 		size_t nk = hp_strv_len(tr.keys), nv = 0;
-		char **v;
 
 		for (v = tr.vals; *v; v++)
 			nv += strcmp(*v, "hitcount") != 0;
-		hp_trigger_free(&tr);
 		if (nk > 3 || nv > 2) {
 			*err = xasprintf("the kernel rejected the trigger (EINVAL): %s\n"
 					 "this kernel allows at most 3 keys and hitcount plus 2 values"
 					 " (you gave %zu keys, %zu values)", trigger, nk, nv);
-			return -1;
+			goto fail;
 		}
 	}
 	if (e == EEXIST)
@@ -361,6 +358,9 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 	else
 		*err = xasprintf("cannot add trigger '%s' to %s:%s: %s%s", trigger, sys, event,
 				 strerror(e), e == EACCES || e == EPERM ? " (histtop needs root)" : "");
+fail:
+	if (parsed)
+		hp_trigger_free(&tr);
 	return -1;
 }
 
