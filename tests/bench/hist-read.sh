@@ -22,6 +22,7 @@ for n in $sizes; do
 	echo "$n entries=$(total syscalls/sys_enter_write Entries)"
 	echo "$n $(histread fresh $reps $h)"
 	echo "$n $(histread reuse $reps $h)"
+	echo "$n $(histread first $reps $h)"
 	echo "$n $(histread held $h)"
 	# histtop's own work per refresh on the same table: parse, model, sort
 	# and a screenful (-T 50) of text, as the screen would draw

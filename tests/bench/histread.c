@@ -5,11 +5,14 @@
  *   histread fresh N FILE   N times: open, read to EOF in 64 KiB reads, close
  *   histread reuse N FILE   open once, then N times: read from offset 0 to EOF
  *                           (pread), as histtop does
+ *   histread first N FILE   open once, then N times: read one byte from offset
+ *                           0 (what a read costs before its first entry: on a
+ *                           streaming kernel, the sort)
  *   histread held FILE      open, read to EOF once, then print the kernel memory
  *                           the open reader holds (MemAvailable before the open
  *                           minus after the read, KiB), then close
  *
- * Prints "MODE bytes=B reads=N median_ms=M min_ms=M" (fresh/reuse).
+ * Prints "MODE bytes=B reads=N median_ms=M min_ms=M" (fresh/reuse/first).
  * Statically linked: it runs in the guest.
  */
 #include <fcntl.h>
@@ -71,7 +74,7 @@ int main(int argc, char **argv)
 {
 	double *t;
 	long bytes = 0, n, i;
-	int fd = -1, reuse;
+	int fd = -1, reuse, first;
 
 	if (argc == 3 && !strcmp(argv[1], "held")) {
 		long before, after;
@@ -89,11 +92,13 @@ int main(int argc, char **argv)
 		close(fd);
 		return 0;
 	}
-	if (argc != 4 || (strcmp(argv[1], "fresh") && strcmp(argv[1], "reuse"))) {
-		fputs("usage: histread fresh|reuse N FILE | histread held FILE\n", stderr);
+	if (argc != 4 || (strcmp(argv[1], "fresh") && strcmp(argv[1], "reuse") &&
+			  strcmp(argv[1], "first"))) {
+		fputs("usage: histread fresh|reuse|first N FILE | histread held FILE\n", stderr);
 		return 2;
 	}
-	reuse = !strcmp(argv[1], "reuse");
+	first = !strcmp(argv[1], "first");
+	reuse = first || !strcmp(argv[1], "reuse");
 	n = atol(argv[2]);
 	if (n < 1)
 		return 2;
@@ -116,7 +121,10 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		bytes = read_all(fd, reuse);
+		if (first)
+			bytes = pread(fd, buf, 1, 0);
+		else
+			bytes = read_all(fd, reuse);
 		if (!reuse)
 			close(fd);
 		t[i] = now_ms() - t0;

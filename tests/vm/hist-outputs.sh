@@ -49,6 +49,8 @@ one sym $KM 'hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.d
 	workload -c id_m pipes 3
 one sym-offset $KM 'hist:keys=call_site.sym-offset:vals=bytes_req:sort=bytes_req.descending if comm == "id_m"' \
 	workload -c id_m pipes 2
+one string sched/sched_process_fork 'hist:keys=child_comm:vals=hitcount if parent_comm == "id_f"' \
+	workload -c id_f fork 3
 one many $RD 'hist:keys=count:vals=hitcount:size=4096 if comm == "id_n"' \
 	workload -c id_n sizes 3000
 
