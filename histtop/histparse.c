@@ -24,6 +24,7 @@ struct cursor {
 	struct arena *ar;	/* the snapshot's: entries are allocated here */
 	uint64_t *vals;		/* scratch for one entry's values */
 	size_t vals_cap;
+	const struct hp_memo *memo;	/* or NULL */
 };
 
 static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -518,11 +519,47 @@ static char *join_key(struct cursor *c, const struct hp_hist *h, const struct hp
 	return key;
 }
 
+/* The next entry, zeroed, in place: h->nentries counts it once it is whole. */
+static struct hp_entry *new_entry(struct hp_hist *h)
+{
+	if (h->nentries >= h->entries_cap)
+		h->entries = xgrow(h->entries, &h->entries_cap, h->nentries + 1,
+				   sizeof(*h->entries));
+	return memset(&h->entries[h->nentries], 0, sizeof(*h->entries));
+}
+
+/* An entry that is one line with no extra lines after it: its line, or NULL. */
+static const char *one_line(const struct cursor *c, size_t *n)
+{
+	const char *eol;
+
+	*n = line_len(c);
+	eol = c->p + *n;
+	if (eol + 1 < c->end && eol[1] == '\t')
+		return NULL;
+	return c->p;
+}
+
 static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 {
-	const char *start = c->p + 2, *close, *eol, *q;
-	struct hp_entry e = { 0 };
+	const char *start = c->p + 2, *close, *eol, *q, *line;
+	struct hp_entry *e = new_entry(h);
 	struct strbuf extra;
+	size_t n;
+
+	line = one_line(c, &n);
+	if (line && c->memo && h->nentries) {
+		e->memo = c->memo->known(c->memo->ctx, h->nentries, line, n);
+		if (e->memo) {
+			e->text = line;
+			e->text_len = n;
+			h->nmemo++;
+			h->nentries++;
+			c->p = line + n < c->end ? line + n + 1 : c->end;
+			c->line++;
+			return 0;
+		}
+	}
 
 	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
 	for (close = start; (close = memchr(close, '}', c->end - close)); close++)
@@ -532,12 +569,12 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 		return fail(c, "entry without '} hitcount:'");
 	for (q = memchr(c->p, '\n', close - c->p); q; q = memchr(q + 1, '\n', close - q - 1))
 		c->line++;
-	if (split_key(c, h, start, close, &e))
+	if (split_key(c, h, start, close, e))
 		return -1;
-	e.key = join_key(c, h, &e);
+	e->key = join_key(c, h, e);
 	c->p = close + 1;
 	eol = c->p + line_len(c);
-	if (parse_vals(c, h, vals, c->p, eol, &e.vals))
+	if (parse_vals(c, h, vals, c->p, eol, &e->vals))
 		return -1;
 	next_line(c);
 
@@ -549,13 +586,14 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 		sb_add(&extra, c->p + 1, line_len(c) - 1);
 		next_line(c);
 	}
-	e.extra = extra.len ? arena_strndup(c->ar, extra.buf, extra.len) : NULL;
+	e->extra = extra.len ? arena_strndup(c->ar, extra.buf, extra.len) : NULL;
 	sb_free(&extra);
-
-	if (h->nentries >= h->entries_cap)
-		h->entries = xgrow(h->entries, &h->entries_cap, h->nentries + 1,
-				   sizeof(*h->entries));
-	h->entries[h->nentries++] = e;
+	/* a one-line entry: its key closed on that line */
+	if (line && close < line + n) {
+		e->text = line;
+		e->text_len = n;
+	}
+	h->nentries++;
 	return 0;
 }
 
@@ -703,7 +741,13 @@ out:
 
 struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err)
 {
-	struct cursor c = { .p = buf, .end = buf + len, .line = 1 };
+	return hp_parse_memo(buf, len, NULL, err);
+}
+
+struct hp_snapshot *hp_parse_memo(const char *buf, size_t len, const struct hp_memo *memo,
+				  char **err)
+{
+	struct cursor c = { .p = buf, .end = buf + len, .line = 1, .memo = memo };
 	struct hp_snapshot *snap = xcalloc(1, sizeof(*snap));
 
 	c.ar = &snap->arena;

@@ -31,12 +31,20 @@ struct hp_col {
 	bool negative;		/* some value was printed negative (signed .max/.min) */
 };
 
-/* An entry of a hist; its strings and arrays live in the snapshot's arena. */
+/*
+ * An entry of a hist; its strings and arrays live in the snapshot's arena.
+ * An entry on one line with no extra lines also has its text (the line, in
+ * the parsed buffer).  An entry that the caller's memo knew (see
+ * hp_parse_memo) has only text and memo: key, parts and vals are NULL.
+ */
 struct hp_entry {
 	char *key;		/* key text inside the braces, normalised: row identity */
 	char **parts;		/* one text per key field, padding trimmed */
 	uint64_t *vals;		/* one per column, hitcount first */
 	char *extra;		/* lines after the values (onmax/onchange), or NULL */
+	const char *text;	/* the entry's line in the buffer, or NULL */
+	size_t text_len;
+	const void *memo;	/* what the memo returned for text, or NULL */
 };
 
 struct hp_hist {
@@ -51,6 +59,7 @@ struct hp_hist {
 	size_t nentries;
 	struct hp_entry *entries;
 	size_t entries_cap;	/* allocated entries */
+	size_t nmemo;		/* entries the memo knew */
 	char *tail;		/* other text before Totals (snapshot actions), or NULL */
 	uint64_t hits;
 	uint64_t total_entries;
@@ -69,6 +78,22 @@ struct hp_snapshot {
  * message naming the line ("line 12: ...") that the caller frees.
  */
 struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
+
+/*
+ * A reader that parsed the previous frame knows most lines of the next one:
+ * a top-like view rereads a table whose entries mostly did not change.
+ * hp_parse_memo asks known() about each one-line entry after a hist's first
+ * (which always gives the columns), with its index in the hist: when it
+ * returns non-NULL, the entry is not parsed and keeps only its text and that
+ * pointer.  The caller must have parsed that exact text before; the parser
+ * cannot check it.
+ */
+struct hp_memo {
+	const void *(*known)(void *ctx, size_t idx, const char *text, size_t len);
+	void *ctx;
+};
+struct hp_snapshot *hp_parse_memo(const char *buf, size_t len, const struct hp_memo *memo,
+				  char **err);
 /* A column of a .max or .min value: an extreme per key, not a sum. */
 bool hp_col_is_extreme(const char *name);
 void hp_snapshot_free(struct hp_snapshot *snap);

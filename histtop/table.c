@@ -22,6 +22,22 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* Entry lines: 8 bytes a step (a line is ~40-200 bytes, hashed every frame). */
+static uint64_t hash_mem(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (w = 0; n; n--)
+		w = w << 8 | (unsigned char)s[n - 1];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
 static void rehash(struct table *t, size_t n)
 {
 	struct tb_bucket *b = xcalloc(n, sizeof(*b));
@@ -64,6 +80,7 @@ static void row_free(struct tb_row *r, size_t nkeys)
 	free(r->parts);
 	free(r->key);
 	free(r->extra);
+	free(r->text);
 	free(r->total);
 	free(r->delta);
 	free(r->rate);
@@ -89,6 +106,99 @@ static void drop_rows(struct table *t)
 	free(t->buckets);
 	t->buckets = NULL;
 	t->nbuckets = 0;
+	free(t->tbuckets);
+	t->tbuckets = NULL;
+	t->ntbuckets = 0;
+	t->tstale = false;
+	t->nbyentry = 0;
+}
+
+/* The index by entry text, for the rows that have one. */
+static void index_texts(struct table *t)
+{
+	size_t i, j, n = 64;
+
+	while (n < t->nrows * 2)
+		n *= 2;
+	free(t->tbuckets);
+	t->tbuckets = xcalloc(n, sizeof(*t->tbuckets));
+	t->ntbuckets = n;
+	for (i = 0; i < t->nrows; i++) {
+		struct tb_row *r = t->rows[i];
+
+		if (!r->text)
+			continue;
+		if (!r->text_hash)
+			r->text_hash = hash_mem(r->text, r->text_len) | 1;
+		j = r->text_hash & (n - 1);
+		while (t->tbuckets[j].row)
+			j = (j + 1) & (n - 1);
+		t->tbuckets[j].row = t->rows[i];
+	}
+	t->tstale = false;
+}
+
+const void *table_known(void *ctx, size_t idx, const char *text, size_t len)
+{
+	struct table *t = ctx;
+	uint64_t h;
+	size_t j;
+
+	if (!t->nrows)
+		return NULL;
+	t->known_asked++;
+	if (idx < t->nbyentry) {
+		const struct tb_row *r = t->byentry[idx];
+
+		if (r->text && r->text_len == len && !memcmp(r->text, text, len)) {
+			t->known_hits++;
+			return r;
+		}
+	}
+	/*
+	 * Not where it was: look it up by its text, unless most lines changed
+	 * last time (then building the index would cost more than it saves).
+	 */
+	if (!t->known_by_hash)
+		return NULL;
+	if (t->tstale || !t->ntbuckets)
+		index_texts(t);
+	h = hash_mem(text, len) | 1;
+	for (j = h & (t->ntbuckets - 1); t->tbuckets[j].row; j = (j + 1) & (t->ntbuckets - 1)) {
+		const struct tb_row *r = t->tbuckets[j].row;
+
+		if (r->text_hash == h && r->text_len == len && !memcmp(r->text, text, len)) {
+			t->known_hits++;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+/* Remember the line a row's entry came from (NULL: not a one-line entry). */
+static void set_text(struct table *t, struct tb_row *r, const char *text, size_t len)
+{
+	if (!text) {
+		if (r->text) {
+			free(r->text);
+			r->text = NULL;
+			r->text_cap = 0;
+			t->tstale = true;
+		}
+		return;
+	}
+	if (r->text && r->text_len == len && !memcmp(r->text, text, len))
+		return;
+	if (len + 1 > r->text_cap) {
+		free(r->text);
+		r->text_cap = len + 1 + 16;
+		r->text = xmalloc(r->text_cap);
+	}
+	memcpy(r->text, text, len);
+	r->text[len] = '\0';
+	r->text_len = len;
+	r->text_hash = 0;
+	t->tstale = true;
 }
 
 static void drop_shape(struct table *t)
@@ -112,6 +222,7 @@ void table_free(struct table *t)
 		return;
 	drop_shape(t);
 	free(t->rows);
+	free(t->byentry);
 	free(t->trigger);
 	free(t);
 }
@@ -207,13 +318,15 @@ static void rank_keys(struct table *t)
 	free(v);
 }
 
-void table_update(struct table *t, const struct hp_hist *h, double now)
+int table_update(struct table *t, const struct hp_hist *h, double now)
 {
-	bool first = t->frames == 0;
+	bool first = t->frames == 0, moved;
 	double dt;
 	size_t i, j, kept;
 
 	if (first || !same_shape(t, h)) {
+		if (h->nmemo)
+			return -1;	/* the memo's rows are about to go */
 		take_shape(t, h);
 		if (first)
 			t->origin = now;
@@ -250,11 +363,22 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 		t->rows[i]->stale++;
 		t->rows[i]->fresh = false;
 	}
-	/* update */
+	/* update: an entry the memo knew has the values its row has */
 	t->appeared = 0;
+	moved = t->cleared;
+	/*
+	 * The hash lookup pays when many lines were known (a quarter at least);
+	 * when few were, it is tried again every fourth frame.
+	 */
+	t->known_by_hash = !t->known_asked || t->known_hits * 4 >= t->known_asked ||
+		t->frames % 4 == 0;
+	t->known_asked = t->known_hits = 0;
+	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
+	t->nbyentry = 0;
 	for (i = 0; i < h->nentries; i++) {
 		const struct hp_entry *e = &h->entries[i];
-		struct tb_row *r = lookup(t, e->key);
+		struct tb_row *r = e->memo ? (struct tb_row *)e->memo : lookup(t, e->key);
+		const uint64_t *vals;
 		bool fresh = !r;
 
 		if (!r) {
@@ -263,9 +387,12 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 		} else if (!r->stale) {
 			continue;	/* a duplicate key in one frame: first wins */
 		}
+		t->byentry[t->nbyentry++] = r;
 		fresh = fresh || r->stale > 1;	/* back after vanishing */
+		moved |= fresh;
+		vals = e->memo ? r->total : e->vals;
 		for (j = 0; j < t->ncols; j++) {
-			uint64_t v = e->vals[j], d;
+			uint64_t v = vals[j], d;
 
 			if (t->cols[j].gauge)
 				d = 0;
@@ -273,12 +400,16 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 				d = first ? 0 : v;	/* counted since the last frame */
 			else
 				d = v - r->total[j];
+			moved |= r->total[j] != v || r->delta[j] != d;
 			r->total[j] = v;
 			r->delta[j] = d;
-			r->rate[j] = t->interval > 0 ? d / t->interval : 0;
+			r->rate[j] = d && t->interval > 0 ? d / t->interval : 0;
 		}
-		free(r->extra);
-		r->extra = e->extra ? xstrdup(e->extra) : NULL;
+		if (!e->memo) {
+			free(r->extra);
+			r->extra = e->extra ? xstrdup(e->extra) : NULL;
+			set_text(t, r, e->text, e->text_len);
+		}
 		r->stale = 0;
 		r->fresh = !first && fresh;
 	}
@@ -303,10 +434,17 @@ void table_update(struct table *t, const struct hp_hist *h, double now)
 		t->nrows = kept;
 		rehash(t, t->nbuckets ? t->nbuckets : 64);
 		rank_keys(t);
+		t->tstale = true;
+		moved = true;
 	} else if (t->appeared) {
 		rank_keys(t);
 	}
-	table_sort_top(t, t->sort_limit);
+	/* no row changed: the order stands (the screen may want more of it) */
+	if (moved || t->vanished || first)
+		table_sort_top(t, t->sort_limit);
+	else
+		table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
+	return 0;
 }
 
 static const struct table *sort_table;

@@ -33,6 +33,9 @@ struct tb_row {
 	double *rate;		/* delta per second */
 	unsigned int stale;	/* frames since it was last seen (0: in the frame) */
 	size_t kord;		/* rank of key among the rows (strcmp order) */
+	char *text;		/* its entry's line in the latest frame, or NULL */
+	size_t text_len, text_cap;
+	uint64_t text_hash;	/* 0: not hashed yet */
 	bool fresh;		/* first seen in the latest frame */
 	bool picked;		/* scratch of table_sort_top */
 };
@@ -53,6 +56,13 @@ struct table {
 	size_t cap;
 	struct tb_bucket *buckets;	/* open addressing by key */
 	size_t nbuckets;
+	struct tb_bucket *tbuckets;	/* by entry text (table_known), built on demand */
+	size_t ntbuckets;
+	bool tstale;		/* tbuckets needs a rebuild */
+	struct tb_row **byentry;	/* the latest frame's rows in its entry order */
+	size_t nbyentry, byentry_cap;
+	size_t known_asked, known_hits;	/* table_known since the last update */
+	bool known_by_hash;	/* the last frame's lines were mostly known */
 
 	char *trigger;		/* the kernel's trigger info of the latest frame */
 	bool paused;
@@ -80,9 +90,20 @@ void table_free(struct table *t);
 /*
  * Fold one frame in, taken at time `now` (seconds, any monotonic origin).
  * Columns must match the previous frames' (same trigger); on a change the
- * table starts over.  Sorts with the current sort settings.
+ * table starts over.  Sorts with the current sort settings, unless no row
+ * changed.  Returns 0, or -1 without changing anything when h has entries
+ * that table_known answered (hp_parse_memo) but the columns changed: parse
+ * the frame again without the memo.
  */
-void table_update(struct table *t, const struct hp_hist *h, double now);
+int table_update(struct table *t, const struct hp_hist *h, double now);
+
+/*
+ * For hp_parse_memo (ctx is the table): the row whose entry was this exact
+ * line in the latest frame, or NULL.  Such an entry has the row's values.
+ * The row that was entry idx is tried first: a table read again in the same
+ * order costs one comparison an entry.
+ */
+const void *table_known(void *ctx, size_t idx, const char *text, size_t len);
 
 /* Forget the rows and the baseline (after histtop clears the kernel table). */
 void table_reset(struct table *t);

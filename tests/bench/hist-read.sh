@@ -25,8 +25,21 @@ for n in $sizes; do
 	echo "$n $(histread first $reps $h)"
 	echo "$n $(histread held $h)"
 	# histtop's own work per refresh on the same table: parse, model, sort
-	# and a screenful (-T 50) of text, as the screen would draw
+	# and a screenful (-T 50) of text, as the screen would draw; the table
+	# is paused, so after the first refresh no entry changes
 	echo "$n $(histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 -T 50 \
 		--profile 2>&1 >/dev/null | grep 'profile:')"
+	# the same table with every entry's hitcount moved on between refreshes,
+	# replayed from saved frames (its read is of tmpfs, not of the kernel)
+	rm -rf /tmp/frames
+	mkdir /tmp/frames
+	cat "$h" >/tmp/frames/0.hist
+	for k in 1 2 3; do
+		awk -v k=$k '/^\{ / { n = $NF + k; sub(/ *[0-9]+$/, sprintf("%11d", n)) } { print }' \
+			/tmp/frames/0.hist >/tmp/frames/$k.hist
+	done
+	echo "$n changed $(histtop --replay /tmp/frames -n 4 -d 0.1 -T 50 --profile 2>&1 >/dev/null |
+		grep 'profile:')"
+	rm -rf /tmp/frames
 	trig syscalls/sys_enter_write "!$t"
 done

@@ -264,6 +264,175 @@ static void test_shape_change(void)
 	table_free(t);
 }
 
+/* hp_parse_memo: which entries it asks about, and what a known one keeps. */
+static size_t asked, asked_idx_ok;
+static const char *known_line;
+
+static const void *known_one(void *ctx, size_t idx, const char *text, size_t len)
+{
+	static const int mark = 1;
+	size_t *expect_idx = ctx;
+
+	asked++;
+	asked_idx_ok += idx == *expect_idx;
+	(*expect_idx)++;
+	return strlen(known_line) == len && !memcmp(known_line, text, len) ? &mark : NULL;
+}
+
+static void test_memo_parse(void)
+{
+	const char *text =
+		"# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ comm: a } hitcount:          1\n"
+		"{ comm: b } hitcount:          2\n"
+		"{ comm: c } hitcount:          3\n"
+		"\tmax:          7  ret:          1\n"
+		"{ comm: d } hitcount:          4\n"
+		"\nTotals:\n    Hits: 10\n    Entries: 4\n    Dropped: 0\n";
+	size_t next_idx = 1;
+	struct hp_memo memo = { known_one, &next_idx };
+	struct hp_snapshot *s;
+	const struct hp_hist *h;
+	char *err = NULL;
+
+	known_line = "{ comm: d } hitcount:          4";
+	asked = asked_idx_ok = 0;
+	s = hp_parse_memo(text, strlen(text), &memo, &err);
+	ok(s != NULL, "memo parse: parsed (%s)", err ? err : "");
+	if (!s)
+		return;
+	h = &s->hists[0];
+	is_u64(h->nentries, 4, "memo parse: every entry is there");
+	/* a is first (columns), c has an extra line: only b and d are asked */
+	is_u64(asked, 2, "memo parse: asked about one-line entries after the first");
+	is_u64(h->nmemo, 1, "memo parse: one entry known");
+	ok(h->entries[3].memo && !h->entries[3].key && !h->entries[3].vals &&
+	   h->entries[3].text_len == strlen(known_line), "memo parse: a known entry keeps its text only");
+	ok(!h->entries[1].memo && h->entries[1].vals[0] == 2 && h->entries[1].text &&
+	   !strncmp(h->entries[1].text, "{ comm: b }", 11), "memo parse: an unknown one is parsed, with its text");
+	ok(!h->entries[2].text && h->entries[2].extra, "memo parse: an entry with extra lines has no text");
+	is_u64(s->hists[0].hits, 10, "memo parse: Totals still read");
+	hp_snapshot_free(s);
+}
+
+/*
+ * The memo changes nothing the table shows: frames with rows that stay,
+ * change, vanish, come back, reorder, gain extra lines, and a clear, folded
+ * into one table parsed in full and one through table_known.
+ */
+static void frame_text(struct strbuf *sb, unsigned int seed, int f, uint64_t *hits, size_t nk)
+{
+	uint64_t total = 0;
+	size_t i, n = 0, j;
+
+	sb->len = 0;
+	sb_printf(sb, "# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,bytes:"
+		  "sort=hitcount:size=2048 [active]\n#\n\n");
+	for (j = 0; j < nk; j++) {
+		/* reversed on odd frames: the order changes, the lines do not */
+		i = f % 2 ? nk - 1 - j : j;
+		if ((i + f) % 7 == 3)
+			continue;	/* vanished this frame */
+		sb_printf(sb, "{ comm: k%-48zu } hitcount: %10" PRIu64 "  bytes: %10" PRIu64 "\n",
+			  i, hits[i], hits[i] * 8);
+		if (i % 11 == 5)
+			sb_printf(sb, "\tmax: %10" PRIu64 "  pid: %10zu\n", hits[i] + (unsigned int)f, i);
+		total += hits[i];
+		n++;
+	}
+	sb_printf(sb, "\nTotals:\n    Hits: %" PRIu64 "\n    Entries: %zu\n    Dropped: 0\n", total, n);
+	/* the next frame: some rows move on, a clear at frame 6 */
+	for (i = 0; i < nk; i++) {
+		seed = seed * 1103515245 + 12345;
+		if (f == 5)
+			hits[i] = 1 + i % 2;
+		else if ((seed >> 16) % 4 == 0)
+			hits[i] += 1 + (seed >> 20) % 5;
+	}
+}
+
+static void test_memo_same_table(void)
+{
+	struct table *a = table_new(), *b = table_new();
+	struct hp_memo memo = { table_known, b };
+	uint64_t hits[40];
+	size_t i, memo_used = 0, later = 0, bad = 0, order_bad = 0;
+	struct strbuf sb;
+	int f;
+
+	for (i = 0; i < 40; i++)
+		hits[i] = 1 + i * 3 % 17;
+	sb_init(&sb);
+	for (f = 0; f < 12; f++) {
+		struct hp_snapshot *sa, *sm;
+		char *err = NULL;
+
+		frame_text(&sb, 7u + f, f, hits, 40);
+		sa = hp_parse(sb.buf, sb.len, &err);
+		sm = hp_parse_memo(sb.buf, sb.len, &memo, &err);
+		if (!sa || !sm) {
+			ok(0, "memo table: frame %d parses (%s)", f, err ? err : "");
+			break;
+		}
+		memo_used += sm->hists[0].nmemo;
+		later += f ? sm->hists[0].nentries : 0;
+		table_update(a, &sa->hists[0], f);
+		ok(table_update(b, &sm->hists[0], f) == 0, "memo table: frame %d folded in", f);
+		hp_snapshot_free(sa);
+		hp_snapshot_free(sm);
+		if (a->nrows != b->nrows || a->cleared != b->cleared || a->vanished != b->vanished ||
+		    a->appeared != b->appeared) {
+			bad++;
+			continue;
+		}
+		for (i = 0; i < a->nrows; i++) {
+			const struct tb_row *x = a->rows[i], *y = b->rows[i];
+
+			order_bad += strcmp(x->key, y->key) != 0;
+			if (strcmp(x->key, y->key))
+				continue;
+			bad += x->total[0] != y->total[0] || x->total[1] != y->total[1] ||
+			       x->delta[0] != y->delta[0] || x->delta[1] != y->delta[1] ||
+			       x->stale != y->stale || x->fresh != y->fresh ||
+			       !x->extra != !y->extra || (x->extra && strcmp(x->extra, y->extra));
+		}
+	}
+	is_u64(bad, 0, "memo table: every row's totals, deltas, state and extra lines agree");
+	is_u64(order_bad, 0, "memo table: the same order");
+	ok(memo_used * 2 > later, "memo table: most entries after the first frame came from the memo (%zu of %zu)",
+	   memo_used, later);
+	table_free(a);
+	table_free(b);
+	sb_free(&sb);
+}
+
+/* A frame of other columns cannot use rows that are about to go. */
+static const void *known_any(void *ctx, size_t idx, const char *text, size_t len)
+{
+	struct table *t = ctx;
+
+	return t->nrows ? t->rows[0] : NULL;
+}
+
+static void test_memo_shape_change(void)
+{
+	const char *other =
+		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount:sort=hitcount:size=64 [active]\n#\n\n"
+		"{ pid: 1 } hitcount: 3\n{ pid: 2 } hitcount: 4\n\nTotals:\n    Hits: 7\n    Entries: 2\n    Dropped: 0\n";
+	struct table *t = table_new();
+	struct hp_memo memo = { known_any, t };
+	struct hp_snapshot *s;
+	char *err = NULL;
+
+	update(t, frame(0, 1, "a", 1UL, 1UL), 1);
+	s = hp_parse_memo(other, strlen(other), &memo, &err);
+	ok(s && s->hists[0].nmemo == 1, "memo shape: the second entry came from the memo");
+	ok(s && table_update(t, &s->hists[0], 2) == -1, "memo shape: other columns: parse again");
+	ok(t->frames == 1 && t->ncols == 2 && t->nrows == 1, "memo shape: the table is as it was");
+	hp_snapshot_free(s);
+	table_free(t);
+}
+
 int main(void)
 {
 	test_deltas();
@@ -273,5 +442,8 @@ int main(void)
 	test_signed_gauge();
 	test_sort_top();
 	test_shape_change();
+	test_memo_parse();
+	test_memo_same_table();
+	test_memo_shape_change();
 	return done_testing();
 }
