@@ -94,19 +94,19 @@ static const char *memmem_r(const char *hay, const char *end, const char *needle
 }
 
 /* Trim leading and trailing blanks of [*s, *s + *n). */
-static void trim(const char **s, size_t *n)
+static void trim(const char **sp, size_t *np)
 {
+	const char *s = *sp, *e = s + *np;
+
 	/* the kernel pads numbers with spaces: skip those first */
-	while (*n && **s == ' ') {
-		(*s)++;
-		(*n)--;
-	}
-	while (*n && blank((*s)[*n - 1]))
-		(*n)--;
-	while (*n && blank(**s)) {
-		(*s)++;
-		(*n)--;
-	}
+	while (s < e && *s == ' ')
+		s++;
+	while (e > s && blank(e[-1]))
+		e--;
+	while (s < e && blank(*s))
+		s++;
+	*sp = s;
+	*np = e - s;
 }
 
 static char *dup_trimmed(const char *s, size_t n)

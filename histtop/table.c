@@ -322,7 +322,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 {
 	bool first = t->frames == 0, moved;
 	double dt;
-	size_t i, j, kept;
+	size_t i, j, kept, nprev;
 
 	if (first || !same_shape(t, h)) {
 		if (h->nmemo)
@@ -374,12 +374,20 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		t->frames % 4 == 0;
 	t->known_asked = t->known_hits = 0;
 	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
+	nprev = t->nbyentry;
 	t->nbyentry = 0;
 	for (i = 0; i < h->nentries; i++) {
 		const struct hp_entry *e = &h->entries[i];
-		struct tb_row *r = e->memo ? (struct tb_row *)e->memo : lookup(t, e->key);
+		struct tb_row *r = e->memo ? (struct tb_row *)e->memo : NULL;
 		const uint64_t *vals;
-		bool fresh = !r;
+		bool fresh;
+
+		/* a changed line is most often the row that was there before */
+		if (!r && i < nprev && !strcmp(t->byentry[i]->key, e->key))
+			r = t->byentry[i];
+		if (!r)
+			r = lookup(t, e->key);
+		fresh = !r;
 
 		if (!r) {
 			r = row_new(t, e);
