@@ -528,6 +528,17 @@ static struct hp_entry *new_entry(struct hp_hist *h)
 	return memset(&h->entries[h->nentries], 0, sizeof(*h->entries));
 }
 
+/* The end of a one-line entry's key part (after its '}'), or NULL. */
+static const char *line_key_end(const char *line, size_t n)
+{
+	const char *q, *end = line + n;
+
+	for (q = line; (q = memchr(q, '}', end - q)); q++)
+		if (end - q >= 11 && !memcmp(q, "} hitcount:", 11))
+			return q + 1;
+	return NULL;
+}
+
 /* An entry that is one line with no extra lines after it: its line, or NULL. */
 static const char *one_line(const struct cursor *c, size_t *n)
 {
@@ -549,11 +560,24 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 
 	line = one_line(c, &n);
 	if (line && c->memo && h->nentries) {
-		e->memo = c->memo->known(c->memo->ctx, h->nentries, line, n);
+		const char *k = NULL;
+		bool same;
+
+		e->memo = c->memo->known_line(c->memo->ctx, h->nentries, line, n);
+		same = e->memo != NULL;
+		if (!same && (k = line_key_end(line, n)))
+			e->memo = c->memo->known_key(c->memo->ctx, h->nentries, line, k - line);
 		if (e->memo) {
+			/* a known key: no key to parse, the values only if changed */
 			e->text = line;
 			e->text_len = n;
+			if (!same) {
+				e->key_len = k - line;
+				if (parse_vals(c, h, vals, k, line + n, &e->vals))
+					return -1;
+			}
 			h->nmemo++;
+			h->nsame += same;
 			h->nentries++;
 			c->p = line + n < c->end ? line + n + 1 : c->end;
 			c->line++;
@@ -592,6 +616,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	if (line && close < line + n) {
 		e->text = line;
 		e->text_len = n;
+		e->key_len = close + 1 - line;
 	}
 	h->nentries++;
 	return 0;

@@ -34,8 +34,9 @@ struct hp_col {
 /*
  * An entry of a hist; its strings and arrays live in the snapshot's arena.
  * An entry on one line with no extra lines also has its text (the line, in
- * the parsed buffer).  An entry that the caller's memo knew (see
- * hp_parse_memo) has only text and memo: key, parts and vals are NULL.
+ * the parsed buffer) and the length of its key part ("{ ... }").  An entry
+ * whose key part the caller's memo knew (see hp_parse_memo) has text and
+ * memo, no key or parts, and vals only if the line changed.
  */
 struct hp_entry {
 	char *key;		/* key text inside the braces, normalised: row identity */
@@ -44,6 +45,7 @@ struct hp_entry {
 	char *extra;		/* lines after the values (onmax/onchange), or NULL */
 	const char *text;	/* the entry's line in the buffer, or NULL */
 	size_t text_len;
+	size_t key_len;		/* text[0, key_len) is "{ ... }" */
 	const void *memo;	/* what the memo returned for text, or NULL */
 };
 
@@ -59,7 +61,8 @@ struct hp_hist {
 	size_t nentries;
 	struct hp_entry *entries;
 	size_t entries_cap;	/* allocated entries */
-	size_t nmemo;		/* entries the memo knew */
+	size_t nmemo;		/* entries the memo knew (same line or same key) */
+	size_t nsame;		/* of them, entries whose whole line was the same */
 	char *tail;		/* other text before Totals (snapshot actions), or NULL */
 	uint64_t hits;
 	uint64_t total_entries;
@@ -81,15 +84,19 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
 
 /*
  * A reader that parsed the previous frame knows most lines of the next one:
- * a top-like view rereads a table whose entries mostly did not change.
- * hp_parse_memo asks known() about each one-line entry after a hist's first
- * (which always gives the columns), with its index in the hist: when it
- * returns non-NULL, the entry is not parsed and keeps only its text and that
- * pointer.  The caller must have parsed that exact text before; the parser
- * cannot check it.
+ * a top-like view rereads a table whose keys stay and whose values mostly
+ * do not change.  hp_parse_memo asks about each one-line entry after a
+ * hist's first (which always gives the columns), with its index in the hist:
+ * known_line() whether the caller has seen the whole line, and if not,
+ * known_key() whether it has seen the line's key part, line[0, key_len).
+ * When either returns non-NULL, the key is not parsed: the entry keeps its
+ * text and that pointer, and for a known key only, its values are parsed.
+ * The caller must have parsed what it says it knows; the parser cannot
+ * check it.
  */
 struct hp_memo {
-	const void *(*known)(void *ctx, size_t idx, const char *text, size_t len);
+	const void *(*known_line)(void *ctx, size_t idx, const char *line, size_t len);
+	const void *(*known_key)(void *ctx, size_t idx, const char *line, size_t key_len);
 	void *ctx;
 };
 struct hp_snapshot *hp_parse_memo(const char *buf, size_t len, const struct hp_memo *memo,

@@ -198,7 +198,7 @@ static int take_frame(struct run *r, char **err)
 {
 	const struct hp_hist *h;
 	struct hp_snapshot *s;
-	struct hp_memo memo = { table_known, r->t };
+	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	char *perr = NULL;
 	double t0 = now_mono(), t1, t2;
 	int ret;

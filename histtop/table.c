@@ -113,7 +113,7 @@ static void drop_rows(struct table *t)
 	t->nbyentry = 0;
 }
 
-/* The index by entry text, for the rows that have one. */
+/* The index by key part ("{ ... }" of the entry line), for rows that have one. */
 static void index_texts(struct table *t)
 {
 	size_t i, j, n = 64;
@@ -128,17 +128,31 @@ static void index_texts(struct table *t)
 
 		if (!r->text)
 			continue;
-		if (!r->text_hash)
-			r->text_hash = hash_mem(r->text, r->text_len) | 1;
-		j = r->text_hash & (n - 1);
+		j = r->key_hash & (n - 1);
 		while (t->tbuckets[j].row)
 			j = (j + 1) & (n - 1);
-		t->tbuckets[j].row = t->rows[i];
+		t->tbuckets[j].row = r;
 	}
 	t->tstale = false;
 }
 
-const void *table_known(void *ctx, size_t idx, const char *text, size_t len)
+static bool same_key_part(const struct tb_row *r, const char *line, size_t key_len)
+{
+	return r->text && r->key_len == key_len && !memcmp(r->text, line, key_len);
+}
+
+const void *table_known_line(void *ctx, size_t idx, const char *line, size_t len)
+{
+	struct table *t = ctx;
+	const struct tb_row *r;
+
+	if (idx >= t->nbyentry)
+		return NULL;
+	r = t->byentry[idx];
+	return r->text && r->text_len == len && !memcmp(r->text, line, len) ? r : NULL;
+}
+
+const void *table_known_key(void *ctx, size_t idx, const char *line, size_t key_len)
 {
 	struct table *t = ctx;
 	uint64_t h;
@@ -146,39 +160,24 @@ const void *table_known(void *ctx, size_t idx, const char *text, size_t len)
 
 	if (!t->nrows)
 		return NULL;
-	t->known_asked++;
-	if (idx < t->nbyentry) {
-		const struct tb_row *r = t->byentry[idx];
-
-		if (r->text && r->text_len == len && !memcmp(r->text, text, len)) {
-			t->known_hits++;
-			return r;
-		}
-	}
-	/*
-	 * Not where it was: look it up by its text, unless most lines changed
-	 * last time (then building the index would cost more than it saves).
-	 */
-	if (!t->known_by_hash)
-		return NULL;
+	if (idx < t->nbyentry && same_key_part(t->byentry[idx], line, key_len))
+		return t->byentry[idx];
 	if (t->tstale || !t->ntbuckets)
 		index_texts(t);
-	h = hash_mem(text, len) | 1;
-	for (j = h & (t->ntbuckets - 1); t->tbuckets[j].row; j = (j + 1) & (t->ntbuckets - 1)) {
-		const struct tb_row *r = t->tbuckets[j].row;
-
-		if (r->text_hash == h && r->text_len == len && !memcmp(r->text, text, len)) {
-			t->known_hits++;
-			return r;
-		}
-	}
+	h = hash_mem(line, key_len) | 1;
+	for (j = h & (t->ntbuckets - 1); t->tbuckets[j].row; j = (j + 1) & (t->ntbuckets - 1))
+		if (t->tbuckets[j].row->key_hash == h &&
+		    same_key_part(t->tbuckets[j].row, line, key_len))
+			return t->tbuckets[j].row;
 	return NULL;
 }
 
 /* Remember the line a row's entry came from (NULL: not a one-line entry). */
-static void set_text(struct table *t, struct tb_row *r, const char *text, size_t len)
+static void set_text(struct table *t, struct tb_row *r, const struct hp_entry *e)
 {
-	if (!text) {
+	size_t len = e->text_len;
+
+	if (!e->text) {
 		if (r->text) {
 			free(r->text);
 			r->text = NULL;
@@ -187,18 +186,22 @@ static void set_text(struct table *t, struct tb_row *r, const char *text, size_t
 		}
 		return;
 	}
-	if (r->text && r->text_len == len && !memcmp(r->text, text, len))
+	if (r->text && r->text_len == len && !memcmp(r->text, e->text, len))
 		return;
+	/* a row's key part only changes when it first gets one */
+	if (!r->text || r->key_len != e->key_len || memcmp(r->text, e->text, e->key_len)) {
+		r->key_len = e->key_len;
+		r->key_hash = hash_mem(e->text, e->key_len) | 1;
+		t->tstale = true;
+	}
 	if (len + 1 > r->text_cap) {
 		free(r->text);
 		r->text_cap = len + 1 + 16;
 		r->text = xmalloc(r->text_cap);
 	}
-	memcpy(r->text, text, len);
+	memcpy(r->text, e->text, len);
 	r->text[len] = '\0';
 	r->text_len = len;
-	r->text_hash = 0;
-	t->tstale = true;
 }
 
 static void drop_shape(struct table *t)
@@ -366,13 +369,6 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	/* update: an entry the memo knew has the values its row has */
 	t->appeared = 0;
 	moved = t->cleared;
-	/*
-	 * The hash lookup pays when many lines were known (a quarter at least);
-	 * when few were, it is tried again every fourth frame.
-	 */
-	t->known_by_hash = !t->known_asked || t->known_hits * 4 >= t->known_asked ||
-		t->frames % 4 == 0;
-	t->known_asked = t->known_hits = 0;
 	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
 	nprev = t->nbyentry;
 	t->nbyentry = 0;
@@ -398,7 +394,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		t->byentry[t->nbyentry++] = r;
 		fresh = fresh || r->stale > 1;	/* back after vanishing */
 		moved |= fresh;
-		vals = e->memo ? r->total : e->vals;
+		vals = e->vals ? e->vals : r->total;	/* no vals: the line is the same */
 		for (j = 0; j < t->ncols; j++) {
 			uint64_t v = vals[j], d;
 
@@ -416,8 +412,9 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		if (!e->memo) {
 			free(r->extra);
 			r->extra = e->extra ? xstrdup(e->extra) : NULL;
-			set_text(t, r, e->text, e->text_len);
 		}
+		if (e->vals)
+			set_text(t, r, e);
 		r->stale = 0;
 		r->fresh = !first && fresh;
 	}

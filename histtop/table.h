@@ -35,7 +35,8 @@ struct tb_row {
 	size_t kord;		/* rank of key among the rows (strcmp order) */
 	char *text;		/* its entry's line in the latest frame, or NULL */
 	size_t text_len, text_cap;
-	uint64_t text_hash;	/* 0: not hashed yet */
+	size_t key_len;		/* text[0, key_len) is the key part, "{ ... }" */
+	uint64_t key_hash;	/* of the key part */
 	bool fresh;		/* first seen in the latest frame */
 	bool picked;		/* scratch of table_sort_top */
 };
@@ -56,13 +57,11 @@ struct table {
 	size_t cap;
 	struct tb_bucket *buckets;	/* open addressing by key */
 	size_t nbuckets;
-	struct tb_bucket *tbuckets;	/* by entry text (table_known), built on demand */
+	struct tb_bucket *tbuckets;	/* by key part of the line (table_known), on demand */
 	size_t ntbuckets;
 	bool tstale;		/* tbuckets needs a rebuild */
 	struct tb_row **byentry;	/* the latest frame's rows in its entry order */
 	size_t nbyentry, byentry_cap;
-	size_t known_asked, known_hits;	/* table_known since the last update */
-	bool known_by_hash;	/* the last frame's lines were mostly known */
 
 	char *trigger;		/* the kernel's trigger info of the latest frame */
 	bool paused;
@@ -98,12 +97,13 @@ void table_free(struct table *t);
 int table_update(struct table *t, const struct hp_hist *h, double now);
 
 /*
- * For hp_parse_memo (ctx is the table): the row whose entry was this exact
- * line in the latest frame, or NULL.  Such an entry has the row's values.
- * The row that was entry idx is tried first: a table read again in the same
- * order costs one comparison an entry.
+ * For hp_parse_memo (ctx is the table): the row whose entry was this line,
+ * or whose line had this key part, in the latest frame, or NULL.  The row
+ * that was entry idx is tried first: a table read again in the same order
+ * costs a comparison an entry; finding a row that moved, a hash of its key.
  */
-const void *table_known(void *ctx, size_t idx, const char *text, size_t len);
+const void *table_known_line(void *ctx, size_t idx, const char *line, size_t len);
+const void *table_known_key(void *ctx, size_t idx, const char *line, size_t key_len);
 
 /* Forget the rows and the baseline (after histtop clears the kernel table). */
 void table_reset(struct table *t);

@@ -265,18 +265,34 @@ static void test_shape_change(void)
 }
 
 /* hp_parse_memo: which entries it asks about, and what a known one keeps. */
-static size_t asked, asked_idx_ok;
-static const char *known_line;
+static size_t asked, asked_idx[8];
+static const char *known_lines[2];
 
-static const void *known_one(void *ctx, size_t idx, const char *text, size_t len)
+static const int mark_line = 1, mark_key = 2;
+
+/* knows the lines known_lines */
+static const void *known_one_line(void *ctx, size_t idx, const char *line, size_t len)
 {
-	static const int mark = 1;
-	size_t *expect_idx = ctx;
+	size_t i;
 
+	if (asked < 8)
+		asked_idx[asked] = idx;
 	asked++;
-	asked_idx_ok += idx == *expect_idx;
-	(*expect_idx)++;
-	return strlen(known_line) == len && !memcmp(known_line, text, len) ? &mark : NULL;
+	for (i = 0; i < 2; i++)
+		if (strlen(known_lines[i]) == len && !memcmp(known_lines[i], line, len))
+			return &mark_line;
+	return NULL;
+}
+
+/* and their keys */
+static const void *known_one_key(void *ctx, size_t idx, const char *line, size_t key_len)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (strlen(known_lines[i]) >= key_len && !memcmp(known_lines[i], line, key_len))
+			return &mark_key;
+	return NULL;
 }
 
 static void test_memo_parse(void)
@@ -288,30 +304,38 @@ static void test_memo_parse(void)
 		"{ comm: c } hitcount:          3\n"
 		"\tmax:          7  ret:          1\n"
 		"{ comm: d } hitcount:          4\n"
-		"\nTotals:\n    Hits: 10\n    Entries: 4\n    Dropped: 0\n";
-	size_t next_idx = 1;
-	struct hp_memo memo = { known_one, &next_idx };
+		"{ comm: e } hitcount:          5\n"
+		"\nTotals:\n    Hits: 15\n    Entries: 5\n    Dropped: 0\n";
+	struct hp_memo memo = { known_one_line, known_one_key, NULL };
 	struct hp_snapshot *s;
 	const struct hp_hist *h;
 	char *err = NULL;
 
-	known_line = "{ comm: d } hitcount:          4";
-	asked = asked_idx_ok = 0;
+	/* d's line is known, e only by its key: its values are parsed */
+	known_lines[0] = "{ comm: d } hitcount:          4";
+	known_lines[1] = "{ comm: e } hitcount:          9";
+	asked = 0;
 	s = hp_parse_memo(text, strlen(text), &memo, &err);
 	ok(s != NULL, "memo parse: parsed (%s)", err ? err : "");
 	if (!s)
 		return;
 	h = &s->hists[0];
-	is_u64(h->nentries, 4, "memo parse: every entry is there");
-	/* a is first (columns), c has an extra line: only b and d are asked */
-	is_u64(asked, 2, "memo parse: asked about one-line entries after the first");
-	is_u64(h->nmemo, 1, "memo parse: one entry known");
-	ok(h->entries[3].memo && !h->entries[3].key && !h->entries[3].vals &&
-	   h->entries[3].text_len == strlen(known_line), "memo parse: a known entry keeps its text only");
+	is_u64(h->nentries, 5, "memo parse: every entry is there");
+	/* a is first (columns), c has an extra line: b, d and e are asked */
+	is_u64(asked, 3, "memo parse: asked about one-line entries after the first");
+	ok(asked_idx[0] == 1 && asked_idx[1] == 3 && asked_idx[2] == 4,
+	   "memo parse: each with its index in the hist");
+	is_u64(h->nmemo, 2, "memo parse: two entries known");
+	is_u64(h->nsame, 1, "memo parse: one with the same line");
+	ok(h->entries[3].memo == &mark_line && !h->entries[3].key && !h->entries[3].vals &&
+	   h->entries[3].text_len == strlen(known_lines[0]), "memo parse: a known line keeps its text only");
+	ok(h->entries[4].memo == &mark_key && !h->entries[4].key && h->entries[4].vals &&
+	   h->entries[4].vals[0] == 5 && h->entries[4].key_len == 11,
+	   "memo parse: a known key with a new line gets its values");
 	ok(!h->entries[1].memo && h->entries[1].vals[0] == 2 && h->entries[1].text &&
 	   !strncmp(h->entries[1].text, "{ comm: b }", 11), "memo parse: an unknown one is parsed, with its text");
 	ok(!h->entries[2].text && h->entries[2].extra, "memo parse: an entry with extra lines has no text");
-	is_u64(s->hists[0].hits, 10, "memo parse: Totals still read");
+	is_u64(s->hists[0].hits, 15, "memo parse: Totals still read");
 	hp_snapshot_free(s);
 }
 
@@ -354,7 +378,7 @@ static void frame_text(struct strbuf *sb, unsigned int seed, int f, uint64_t *hi
 static void test_memo_same_table(void)
 {
 	struct table *a = table_new(), *b = table_new();
-	struct hp_memo memo = { table_known, b };
+	struct hp_memo memo = { table_known_line, table_known_key, b };
 	uint64_t hits[40];
 	size_t i, memo_used = 0, later = 0, bad = 0, order_bad = 0;
 	struct strbuf sb;
@@ -407,7 +431,7 @@ static void test_memo_same_table(void)
 }
 
 /* A frame of other columns cannot use rows that are about to go. */
-static const void *known_any(void *ctx, size_t idx, const char *text, size_t len)
+static const void *known_any(void *ctx, size_t idx, const char *line, size_t len)
 {
 	struct table *t = ctx;
 
@@ -420,7 +444,7 @@ static void test_memo_shape_change(void)
 		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount:sort=hitcount:size=64 [active]\n#\n\n"
 		"{ pid: 1 } hitcount: 3\n{ pid: 2 } hitcount: 4\n\nTotals:\n    Hits: 7\n    Entries: 2\n    Dropped: 0\n";
 	struct table *t = table_new();
-	struct hp_memo memo = { known_any, t };
+	struct hp_memo memo = { known_any, NULL, t };
 	struct hp_snapshot *s;
 	char *err = NULL;
 
