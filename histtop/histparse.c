@@ -525,7 +525,8 @@ static struct hp_entry *new_entry(struct hp_hist *h)
 	if (h->nentries >= h->entries_cap)
 		h->entries = xgrow(h->entries, &h->entries_cap, h->nentries + 1,
 				   sizeof(*h->entries));
-	return memset(&h->entries[h->nentries], 0, sizeof(*h->entries));
+	h->entries[h->nentries] = (struct hp_entry){ 0 };
+	return &h->entries[h->nentries];
 }
 
 /* The end of a one-line entry's key part (after its '}'), or NULL. */

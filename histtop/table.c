@@ -392,6 +392,19 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 			continue;	/* a duplicate key in one frame: first wins */
 		}
 		t->byentry[t->nbyentry++] = r;
+		if (!e->vals && r->stale == 1 && !t->cleared) {
+			/* the line of the last frame again: no delta */
+			for (j = 0; j < t->ncols; j++) {
+				if (r->delta[j]) {
+					r->delta[j] = 0;
+					r->rate[j] = 0;
+					moved = true;
+				}
+			}
+			r->stale = 0;
+			r->fresh = false;
+			continue;
+		}
 		fresh = fresh || r->stale > 1;	/* back after vanishing */
 		moved |= fresh;
 		vals = e->vals ? e->vals : r->total;	/* no vals: the line is the same */

@@ -53,6 +53,8 @@ one string sched/sched_process_fork 'hist:keys=child_comm:vals=hitcount if paren
 	workload -c id_f fork 3
 one many $RD 'hist:keys=count:vals=hitcount:size=4096 if comm == "id_n"' \
 	workload -c id_n sizes 3000
+one many-compound $RD 'hist:keys=count.log2,count:vals=hitcount:size=4096 if comm == "id_n"' \
+	workload -c id_n sizes 700
 
 # onmax with save(): the largest read per task, an extra line per entry
 t='hist:keys=common_pid.execname:c=count:onmax($c).save(count) if comm ~ "id_o*"'
