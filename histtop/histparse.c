@@ -361,13 +361,14 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			kind = col_kind(cname, vals);
 			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
 			h->cols[ncol].name = cname;
+			h->cols[ncol].name_len = colon - name;
 			h->cols[ncol].kind = kind;
 			h->cols[ncol].negative = false;
 			h->ncols = ncol + 1;
 		} else {
 			size_t n = colon - name;
 
-			if (ncol >= h->ncols || strlen(h->cols[ncol].name) != n ||
+			if (ncol >= h->ncols || h->cols[ncol].name_len != n ||
 			    memcmp(h->cols[ncol].name, name, n)) {
 				fail(c, "column '%.*s' where the first entry has '%s'", (int)n, name,
 				     ncol < h->ncols ? h->cols[ncol].name : "(none)");
@@ -680,6 +681,7 @@ static void cols_from_trigger(struct hp_hist *h, char *const *vals)
 
 	h->cols = xcalloc(hp_strv_len(vals) + 1, sizeof(*h->cols));
 	h->cols[0].name = xstrdup("hitcount");
+	h->cols[0].name_len = strlen("hitcount");
 	for (v = vals; *v; v++) {
 		char *name;
 
@@ -694,6 +696,7 @@ static void cols_from_trigger(struct hp_hist *h, char *const *vals)
 			name = p;
 		}
 		h->cols[n].kind = col_kind(name, vals);
+		h->cols[n].name_len = strlen(name);
 		h->cols[n++].name = name;
 	}
 	h->ncols = n;

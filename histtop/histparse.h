@@ -27,6 +27,7 @@ enum hp_kind {
 
 struct hp_col {
 	char *name;		/* as printed: "hitcount", "bytes_req", "bytes_req (%)" */
+	size_t name_len;
 	enum hp_kind kind;
 	bool negative;		/* some value was printed negative (signed .max/.min) */
 };

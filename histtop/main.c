@@ -80,7 +80,7 @@ struct run {
 	 * kept apart.
 	 */
 	unsigned long prof_n;
-	double prof_read, prof_read_max, prof_own_first, prof_own_later;
+	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
 };
 
@@ -246,9 +246,10 @@ static int take_frame(struct run *r, char **err)
 	apply_display_sort(r);
 	t2 = now_mono();
 	r->prof_n++;
-	r->prof_read += (t1 - t0) * 1e3;
-	if ((t1 - t0) * 1e3 > r->prof_read_max)
-		r->prof_read_max = (t1 - t0) * 1e3;
+	if (r->prof_n == 1)
+		r->prof_read_first = (t1 - t0) * 1e3;
+	else
+		r->prof_read_later += (t1 - t0) * 1e3;
 	prof_own(r, (t2 - t1) * 1e3);
 	return 0;
 }
@@ -544,15 +545,15 @@ int main(int argc, char **argv)
 		free(what);
 	}
 	if (o.profile && r.prof_n) {
-		double rd = r.prof_read / r.prof_n;
-		double later = r.prof_n > 1 ? r.prof_own_later / (r.prof_n - 1) : r.prof_own_first;
+		unsigned long n = r.prof_n > 1 ? r.prof_n - 1 : 1;
+		double rd = r.prof_read_later / n, own = r.prof_own_later / n;
+		double rd1 = r.prof_read_first, own1 = r.prof_own_first;
 
-		fprintf(stderr, "histtop: profile: %lu refreshes, %.0f entries; read %.2f ms "
-			"(max %.2f); histtop %.2f ms a refresh after the first (parse, model, "
-			"sort, output): %.1f%% of the read; the first %.2f ms (%.1f%%)\n",
-			r.prof_n, (double)r.t->entries, rd, r.prof_read_max, later,
-			rd > 0 ? 100 * later / rd : 0, r.prof_own_first,
-			rd > 0 ? 100 * r.prof_own_first / rd : 0);
+		fprintf(stderr, "histtop: profile: %lu refreshes, %.0f entries; later: read %.2f "
+			"ms, histtop %.2f ms (parse, model, sort, output) a refresh, %.1f%% of "
+			"the read; first: read %.2f ms, histtop %.2f ms (%.1f%%)\n",
+			r.prof_n, (double)r.t->entries, rd, own, rd > 0 ? 100 * own / rd : 0,
+			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
 	}
 	if (source_close(r.src, &err)) {
 		fprintf(stderr, "histtop: %s\n", err);

@@ -172,10 +172,14 @@ const void *table_known_key(void *ctx, size_t idx, const char *line, size_t key_
 	return NULL;
 }
 
-/* Remember the line a row's entry came from (NULL: not a one-line entry). */
+/*
+ * Remember the line a row's entry came from (NULL: not a one-line entry).
+ * An entry from the memo is a new line with the row's key part.
+ */
 static void set_text(struct table *t, struct tb_row *r, const struct hp_entry *e)
 {
 	size_t len = e->text_len;
+	bool known = e->memo != NULL;
 
 	if (!e->text) {
 		if (r->text) {
@@ -186,10 +190,11 @@ static void set_text(struct table *t, struct tb_row *r, const struct hp_entry *e
 		}
 		return;
 	}
-	if (r->text && r->text_len == len && !memcmp(r->text, e->text, len))
+	if (!known && r->text && r->text_len == len && !memcmp(r->text, e->text, len))
 		return;
 	/* a row's key part only changes when it first gets one */
-	if (!r->text || r->key_len != e->key_len || memcmp(r->text, e->text, e->key_len)) {
+	if (!known && (!r->text || r->key_len != e->key_len ||
+		       memcmp(r->text, e->text, e->key_len))) {
 		r->key_len = e->key_len;
 		r->key_hash = hash_mem(e->text, e->key_len) | 1;
 		t->tstale = true;
