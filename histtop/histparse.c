@@ -191,7 +191,7 @@ int hp_trigger_parse(const char *s, struct hp_trigger *t)
 	if (state)
 		head_end = state;
 	ifp = strstr(s, " if ");
-	if (ifp && ifp < head_end) {
+	if (ifp && ifp + 4 <= head_end) {
 		t->filter = dup_trimmed(ifp + 4, head_end - ifp - 4);
 		head_end = ifp;
 	}
@@ -711,8 +711,10 @@ static int parse_hist(struct cursor *c, struct hp_hist *h)
 	/* header: "# event histogram", "#", "# trigger info: ...", "#" */
 	while (!at_end(c) && *c->p == '#') {
 		if (line_starts(c, "# trigger info: ")) {
-			if (h->trigger)
-				return fail(c, "second trigger info line");
+			if (h->trigger) {
+				fail(c, "second trigger info line");
+				goto out;
+			}
 			if (parse_info(c, h, &t))
 				goto out;
 			continue;

@@ -322,6 +322,26 @@ static void test_trigger_parse(void)
 	   !strcmp(t.name, "fxnamed"), "a name as the kernel prints it");
 	hp_trigger_free(&t);
 	ok(hp_trigger_parse("enable_hist:a:b", &t) < 0, "not a hist trigger");
+	/* " if " and " [paused]" sharing a blank (found by libFuzzer) */
+	ok(!hp_trigger_parse("hist:keys=a if [paused]x", &t) && !t.filter,
+	   "an ' if' that ends where the state begins has no filter");
+	hp_trigger_free(&t);
+}
+
+/* A second '# trigger info:' in one histogram (found by libFuzzer: it leaked). */
+static void test_second_info(void)
+{
+	const char *text =
+		"# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount [active]\n"
+		"# trigger info: hist:keys=b:vals=hitcount [active]\n#\n\n"
+		"Totals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n";
+	char *err = NULL;
+	struct hp_snapshot *s = hp_parse(text, strlen(text), &err);
+
+	ok(!s && err && strstr(err, "second trigger info"),
+	   "a second trigger info line is an error (%s)", err ? err : "");
+	hp_snapshot_free(s);
+	free(err);
 }
 
 /* ret.max/ret.min of sys_exit_read: a signed field, printed signed */
@@ -368,6 +388,7 @@ int main(void)
 	test_onmax_dropped_paused_empty();
 	test_bad_input();
 	test_trigger_parse();
+	test_second_info();
 	test_minmax();
 	while (nkept)
 		hp_snapshot_free(kept[--nkept]);
