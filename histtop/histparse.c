@@ -571,9 +571,9 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 			e->memo = c->memo->known_key(c->memo->ctx, h->nentries, line, k - line);
 		if (e->memo) {
 			/* a known key: no key to parse, the values only if changed */
-			e->text = line;
 			e->text_len = n;
 			if (!same) {
+				e->text = arena_strndup(c->ar, line, n);
 				e->key_len = k - line;
 				if (parse_vals(c, h, vals, k, line + n, &e->vals))
 					return -1;
@@ -616,7 +616,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	sb_free(&extra);
 	/* a one-line entry: its key closed on that line */
 	if (line && close < line + n) {
-		e->text = line;
+		e->text = arena_strndup(c->ar, line, n);
 		e->text_len = n;
 		e->key_len = close + 1 - line;
 	}

@@ -66,8 +66,12 @@ struct tfs *tfs_open(const char *dir, char **err)
 					 errno ? strerror(errno) : "not a directory");
 			return NULL;
 		}
-		/* libtracefs keeps the pointer */
-		if (tracefs_set_tracing_dir(xstrdup(dir))) {
+		/* libtracefs takes a char * and keeps a copy */
+		char *d = xstrdup(dir);
+		int rc = tracefs_set_tracing_dir(d);
+
+		free(d);
+		if (rc) {
 			*err = xasprintf("--tracefs %s: libtracefs refused it", dir);
 			return NULL;
 		}
