@@ -530,14 +530,14 @@ static struct hp_entry *new_entry(struct hp_hist *h)
 	return &h->entries[h->nentries];
 }
 
-/* The end of a one-line entry's key part (after its '}'), or NULL. */
-static const char *line_key_end(const char *line, size_t n)
+/* The '}' that closes an entry's key ("} hitcount:") in [s, end), or NULL. */
+static const char *key_close(const char *s, const char *end)
 {
-	const char *q, *end = line + n;
+	const char *q;
 
-	for (q = line; (q = memchr(q, '}', end - q)); q++)
+	for (q = s; (q = memchr(q, '}', end - q)); q++)
 		if (end - q >= 11 && !memcmp(q, "} hitcount:", 11))
-			return q + 1;
+			return q;
 	return NULL;
 }
 
@@ -567,19 +567,20 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 
 		e->memo = c->memo->known_line(c->memo->ctx, h->nentries, line, n);
 		same = e->memo != NULL;
-		if (!same && (k = line_key_end(line, n)))
+		if (!same && (k = key_close(line, line + n))) {
+			k++;	/* the key part ends after its '}' */
 			e->memo = c->memo->known_key(c->memo->ctx, h->nentries, line, k - line);
+		}
 		if (e->memo) {
 			/* a known key: no key to parse, the values only if changed */
-			e->text_len = n;
 			if (!same) {
 				e->text = arena_strndup(c->ar, line, n);
+				e->text_len = n;
 				e->key_len = k - line;
 				if (parse_vals(c, h, vals, k, line + n, &e->vals))
 					return -1;
 			}
 			h->nmemo++;
-			h->nsame += same;
 			h->nentries++;
 			c->p = line + n < c->end ? line + n + 1 : c->end;
 			c->line++;
@@ -588,9 +589,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	}
 
 	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
-	for (close = start; (close = memchr(close, '}', c->end - close)); close++)
-		if (c->end - close >= 11 && !memcmp(close, "} hitcount:", 11))
-			break;
+	close = key_close(start, c->end);
 	if (!close)
 		return fail(c, "entry without '} hitcount:'");
 	for (q = memchr(c->p, '\n', close - c->p); q; q = memchr(q + 1, '\n', close - q - 1))

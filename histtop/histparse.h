@@ -36,8 +36,8 @@ struct hp_col {
  * An entry of a hist; its strings and arrays live in the snapshot's arena.
  * An entry on one line with no extra lines also has its text (a copy of the
  * line) and the length of its key part ("{ ... }").  An entry the caller's
- * memo knew (see hp_parse_memo) has memo and text_len, no key or parts; if
- * only its key part was known, also its text and vals, else neither.
+ * memo knew (see hp_parse_memo) has memo, no key or parts; if only its key
+ * part was known, also its text and vals, else neither.
  */
 struct hp_entry {
 	char *key;		/* key text inside the braces, normalised: row identity */
@@ -63,7 +63,6 @@ struct hp_hist {
 	struct hp_entry *entries;
 	size_t entries_cap;	/* allocated entries */
 	size_t nmemo;		/* entries the memo knew (same line or same key) */
-	size_t nsame;		/* of them, entries whose whole line was the same */
 	char *tail;		/* other text before Totals (snapshot actions), or NULL */
 	uint64_t hits;
 	uint64_t total_entries;
@@ -90,8 +89,8 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
  * hist's first (which always gives the columns), with its index in the hist:
  * known_line() whether the caller has seen the whole line, and if not,
  * known_key() whether it has seen the line's key part, line[0, key_len).
- * When either returns non-NULL, the key is not parsed: the entry keeps its
- * text and that pointer, and for a known key only, its values are parsed.
+ * When either returns non-NULL, the key is not parsed and the entry keeps
+ * that pointer; for a known key only, also its text and parsed values.
  * The caller must have parsed what it says it knows; the parser cannot
  * check it.
  */

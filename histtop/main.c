@@ -201,39 +201,32 @@ static int take_frame(struct run *r, char **err)
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	char *perr = NULL;
 	double t0 = now_mono(), t1, t2;
-	int ret;
+	int ret, try;
 
 	ret = source_read(r->src, &r->raw, err);
 	if (ret)
 		return ret;
 	t1 = now_mono();
-	/* lines the table saw in the last frame are not parsed again */
-	s = hp_parse_memo(r->raw.buf, r->raw.len, r->no_memo ? NULL : &memo, &perr);
-	if (!s) {
-		*err = xasprintf("unreadable hist text, showing the last good frame: %s", perr);
-		free(perr);
-		return -1;
-	}
-	h = pick_hist(r, s, err);
-	if (!h) {
-		hp_snapshot_free(s);
-		return -1;
-	}
-	if (table_update(r->t, h, now_mono())) {
-		/* the columns changed under the memo: parse it all */
-		hp_snapshot_free(s);
-		s = hp_parse(r->raw.buf, r->raw.len, &perr);
-		h = s ? pick_hist(r, s, err) : NULL;
+	/*
+	 * Lines the table saw in the last frame are not parsed again; when the
+	 * columns changed under that memo, the table says so: parse it all.
+	 */
+	for (try = r->no_memo; ; try++) {
+		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : &memo, &perr);
+		if (!s) {
+			*err = xasprintf("unreadable hist text, showing the last good frame: %s",
+					 perr);
+			free(perr);
+			return -1;
+		}
+		h = pick_hist(r, s, err);
 		if (!h) {
-			if (!s) {
-				*err = xasprintf("unreadable hist text, showing the last good frame: %s",
-						 perr);
-				free(perr);
-			}
 			hp_snapshot_free(s);
 			return -1;
 		}
-		table_update(r->t, h, now_mono());
+		if (!table_update(r->t, h, now_mono()) || try)
+			break;
+		hp_snapshot_free(s);
 	}
 	hp_snapshot_free(s);
 	{

@@ -22,7 +22,7 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* Entry lines: 8 bytes a step (a line is ~40-200 bytes, hashed every frame). */
+/* Key parts of entry lines ("{ ... }", tens of bytes): 8 bytes a step. */
 static uint64_t hash_mem(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;

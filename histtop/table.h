@@ -57,7 +57,7 @@ struct table {
 	size_t cap;
 	struct tb_bucket *buckets;	/* open addressing by key */
 	size_t nbuckets;
-	struct tb_bucket *tbuckets;	/* by key part of the line (table_known), on demand */
+	struct tb_bucket *tbuckets;	/* by key part of the line (table_known_key), on demand */
 	size_t ntbuckets;
 	bool tstale;		/* tbuckets needs a rebuild */
 	struct tb_row **byentry;	/* the latest frame's rows in its entry order */
@@ -91,8 +91,8 @@ void table_free(struct table *t);
  * Columns must match the previous frames' (same trigger); on a change the
  * table starts over.  Sorts with the current sort settings, unless no row
  * changed.  Returns 0, or -1 without changing anything when h has entries
- * that table_known answered (hp_parse_memo) but the columns changed: parse
- * the frame again without the memo.
+ * that table_known_line/_key answered (hp_parse_memo) but the columns
+ * changed: parse the frame again without the memo.
  */
 int table_update(struct table *t, const struct hp_hist *h, double now);
 
