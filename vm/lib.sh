@@ -7,6 +7,10 @@ LINUX_TARBALL=${HISTTOP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 SRC=$CACHE/linux		# git tree, first commit = pristine source
 PATCHED=$CACHE/linux-patched	# worktree of $SRC with linux/series applied
 BUILD=$CACHE/build		# O= directories, one per flavor
+# The initramfs parts hold this checkout's histtop and tests: two checkouts
+# testing at once give each its own (HISTTOP_INITRAMFS, HISTTOP_LOGS).
+INITRAMFS=${HISTTOP_INITRAMFS:-$CACHE/initramfs}
+LOGS=${HISTTOP_LOGS:-$CACHE/logs}
 JOBS=${HISTTOP_JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
