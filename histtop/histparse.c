@@ -25,6 +25,10 @@ struct cursor {
 	uint64_t *vals;		/* scratch for one entry's values */
 	size_t vals_cap;
 	const struct hp_memo *memo;	/* or NULL */
+	/* of the hist being parsed, from its trigger info: */
+	char *close;		/* what follows a key: "} hitcount:" or "}  bytes_req:" */
+	struct hp_col *want;	/* the columns the trigger promises, in order */
+	size_t nwant;
 };
 
 static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -152,6 +156,32 @@ size_t hp_strv_len(char *const *v)
 char *hp_field_base(const char *spec)
 {
 	return xstrndup(spec, strcspn(spec, "."));
+}
+
+/* FIELD.stacktrace (6.12): printed "FIELD.stacktrace" with no colon */
+static bool field_stack(const char *spec)
+{
+	size_t n = strlen(spec);
+
+	return n > 11 && !strcmp(spec + n - 11, ".stacktrace");
+}
+
+bool hp_key_is_stack(const char *name)
+{
+	return !strcmp(name, "stacktrace") || !strcmp(name, "common_stacktrace") ||
+	       !strcmp(name, "STACKTRACE") || field_stack(name);
+}
+
+/* What a key's part starts with: "call_site:", or "stack.stacktrace" then a blank. */
+static bool key_label_at(const char *s, const char *end, const char *name, bool colon)
+{
+	size_t n = strlen(name);
+
+	if ((size_t)(end - s) < n + 1 || memcmp(s, name, n))
+		return false;
+	if (colon)
+		return s[n] == ':';
+	return !isalnum((unsigned char)s[n]) && s[n] != '_' && s[n] != '.';
 }
 
 static char **split(const char *s, size_t n, char sep)
@@ -299,6 +329,74 @@ static enum hp_kind col_kind(const char *name, char *const *vals)
 	return HP_NUM;
 }
 
+/* An expression value ("a-b", "x*2"): not printed in entries. */
+static bool val_is_expr(const char *v)
+{
+	return strpbrk(v, "+*/") || (strchr(v, '-') && !strstr(v, ".sym-offset"));
+}
+
+/*
+ * The columns hist_trigger_entry_print() prints for a trigger's vals: the
+ * hitcount unless nohitcount; then each value in order, except the first
+ * plain "hitcount" (the implicit one), variables and expressions.  Names are
+ * as printed: "bytes_req (%)", "bytes_req.max", "ts0" for $ts0,
+ * "sys.event.$var" for a fully qualified reference.
+ */
+static struct hp_col *trigger_cols(char *const *vals, bool nohitcount, size_t *ncols)
+{
+	struct hp_col *cols = xcalloc(hp_strv_len(vals) + 1, sizeof(*cols));
+	bool first_hitcount = true;
+	char *const *v;
+	size_t n = 0;
+
+	if (!nohitcount)
+		cols[n++].name = xstrdup("hitcount");
+	for (v = vals; v && *v; v++) {
+		const char *mod = *v + strcspn(*v, ".");
+		char *name;
+
+		if (!strcmp(*v, "hitcount") && first_hitcount) {
+			first_hitcount = false;
+			continue;
+		}
+		if (strchr(*v, '=') || val_is_expr(*v))
+			continue;
+		if (**v == '$')
+			name = xstrdup(*v + 1);
+		else if (strchr(*v, '$') || hp_col_is_extreme(*v))
+			name = xstrdup(*v);
+		else
+			name = hp_field_base(*v);
+		if (!strchr(*v, '$')) {
+			if (!strncmp(mod, ".percent", 8)) {
+				char *p = xasprintf("%s (%%)", name);
+
+				free(name);
+				name = p;
+				cols[n].kind = HP_PERCENT;
+			} else if (!strncmp(mod, ".graph", 6)) {
+				cols[n].kind = HP_GRAPH;
+			} else if (!strcmp(mod, ".hex")) {
+				cols[n].kind = HP_HEX;
+			}
+		}
+		cols[n++].name = name;
+	}
+	for (size_t i = 0; i < n; i++)
+		cols[i].name_len = strlen(cols[i].name);
+	*ncols = n;
+	return cols;
+}
+
+static void cols_free(struct hp_col *cols, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(cols[i].name);
+	free(cols);
+}
+
 static int parse_u64(struct cursor *c, const char *s, size_t n, int base, uint64_t *out)
 {
 	char tmp[32], *end;
@@ -358,7 +456,11 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 
 		if (first) {
 			cname = xstrndup(name, colon - name);
-			kind = col_kind(cname, vals);
+			/* by position where the trigger info says what this column is */
+			if (ncol < c->nwant && !strcmp(c->want[ncol].name, cname))
+				kind = c->want[ncol].kind;
+			else
+				kind = col_kind(cname, vals);
 			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
 			h->cols[ncol].name = cname;
 			h->cols[ncol].name_len = colon - name;
@@ -422,7 +524,9 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			return -1;
 		ncol++;
 	}
-	if (ncol == 0 || strcmp(h->cols[0].name, "hitcount"))
+	if (ncol == 0 && h->nohitcount)
+		return fail(c, "entry has no values");
+	if (!h->nohitcount && (ncol == 0 || strcmp(h->cols[0].name, "hitcount")))
 		return fail(c, "entry has no hitcount");
 	if (ncol != h->ncols)
 		return fail(c, "entry has %zu values, the first has %zu", ncol, h->ncols);
@@ -444,19 +548,19 @@ static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const c
 	e->parts = arena_alloc(c->ar, h->nkeys * sizeof(*e->parts));
 	for (i = 0; i < h->nkeys; i++) {
 		const char *name = h->key_names[i], *vend = end, *q;
+		bool colon = !field_stack(h->keys[i]);
 		size_t n = strlen(name);
 
-		if ((size_t)(end - s) < n + 1 || memcmp(s, name, n) || s[n] != ':')
+		if (!key_label_at(s, end, name, colon))
 			return fail(c, "expected key '%s' in '%.*s'", name,
 				    (int)(end - s < 60 ? end - s : 60), s);
-		s += n + 1;
+		s += n + colon;
 		if (i + 1 < h->nkeys) {
 			const char *next = h->key_names[i + 1];
-			size_t nn = strlen(next);
+			bool ncolon = !field_stack(h->keys[i + 1]);
 
 			for (q = s; (q = memmem_r(q, end, ", ")); q += 2) {
-				if ((size_t)(end - q) > nn + 2 && !memcmp(q + 2, next, nn) &&
-				    q[2 + nn] == ':') {
+				if (key_label_at(q + 2, end, next, ncolon)) {
 					vend = q;
 					break;
 				}
@@ -464,7 +568,7 @@ static int split_key(struct cursor *c, struct hp_hist *h, const char *s, const c
 			if (vend == end)
 				return fail(c, "key '%s' not found after '%s'", next, name);
 		}
-		if (!strcmp(h->keys[i], "stacktrace")) {
+		if (hp_key_is_stack(h->keys[i])) {
 			/* one frame a line, each indented: keep "frame\nframe" */
 			struct strbuf sb;
 			const char *l = s;
@@ -530,13 +634,17 @@ static struct hp_entry *new_entry(struct hp_hist *h)
 	return &h->entries[h->nentries];
 }
 
-/* The '}' that closes an entry's key ("} hitcount:") in [s, end), or NULL. */
-static const char *key_close(const char *s, const char *end)
+/*
+ * The '}' that closes an entry's key in [s, end), or NULL: the one followed
+ * by the first column, "} hitcount:" (with nohitcount "}  bytes_req:").
+ */
+static const char *key_close(const struct cursor *c, const char *s, const char *end)
 {
+	size_t n = strlen(c->close);
 	const char *q;
 
 	for (q = s; (q = memchr(q, '}', end - q)); q++)
-		if (end - q >= 11 && !memcmp(q, "} hitcount:", 11))
+		if ((size_t)(end - q) >= n && !memcmp(q, c->close, n))
 			return q;
 	return NULL;
 }
@@ -567,7 +675,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 
 		e->memo = c->memo->known_line(c->memo->ctx, h->nentries, line, n);
 		same = e->memo != NULL;
-		if (!same && (k = key_close(line, line + n))) {
+		if (!same && (k = key_close(c, line, line + n))) {
 			k++;	/* the key part ends after its '}' */
 			e->memo = c->memo->known_key(c->memo->ctx, h->nentries, line, k - line);
 		}
@@ -589,9 +697,9 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	}
 
 	/* a stacktrace key spans lines; the key ends at "} hitcount:" */
-	close = key_close(start, c->end);
+	close = key_close(c, start, c->end);
 	if (!close)
-		return fail(c, "entry without '} hitcount:'");
+		return fail(c, "entry without '%s'", c->close);
 	for (q = memchr(c->p, '\n', close - c->p); q; q = memchr(q + 1, '\n', close - q - 1))
 		c->line++;
 	if (split_key(c, h, start, close, e))
@@ -661,44 +769,26 @@ static int parse_info(struct cursor *c, struct hp_hist *h, struct hp_trigger *t)
 	if (hp_trigger_parse(info, t))
 		return fail(c, "not a hist trigger: '%s'", info);
 	h->name = t->name ? xstrdup(t->name) : NULL;
+	for (i = 0; t->other[i]; i++)
+		if (!strcmp(t->other[i], "nohitcount") || !strcmp(t->other[i], "NOHC"))
+			h->nohitcount = true;
 	h->nkeys = hp_strv_len(t->keys);
 	h->keys = xcalloc(h->nkeys + 1, sizeof(char *));
 	h->key_names = xcalloc(h->nkeys + 1, sizeof(char *));
 	for (i = 0; i < h->nkeys; i++) {
 		h->keys[i] = xstrdup(t->keys[i]);
-		h->key_names[i] = hp_field_base(t->keys[i]);
+		h->key_names[i] = field_stack(t->keys[i]) ? xstrdup(t->keys[i]) :
+				  hp_field_base(t->keys[i]);
 	}
+	c->want = trigger_cols(t->vals, h->nohitcount, &c->nwant);
+	if (!h->nohitcount)
+		c->close = xstrdup("} hitcount:");
+	else if (c->nwant)
+		c->close = xasprintf("}  %s:", c->want[0].name);
+	else
+		return fail(c, "nohitcount and no values in '%s'", info);
 	next_line(c);
 	return 0;
-}
-
-/* Columns of a hist with no entries: hitcount and the trigger's vals. */
-static void cols_from_trigger(struct hp_hist *h, char *const *vals)
-{
-	char *const *v;
-	size_t n = 1;
-
-	h->cols = xcalloc(hp_strv_len(vals) + 1, sizeof(*h->cols));
-	h->cols[0].name = xstrdup("hitcount");
-	h->cols[0].name_len = strlen("hitcount");
-	for (v = vals; *v; v++) {
-		char *name;
-
-		if (!strcmp(*v, "hitcount"))
-			continue;
-		/* printed as "bytes_req.max", the others by their base name */
-		name = hp_col_is_extreme(*v) ? xstrdup(*v) : hp_field_base(*v);
-		if (strstr(*v, ".percent")) {
-			char *p = xasprintf("%s (%%)", name);
-
-			free(name);
-			name = p;
-		}
-		h->cols[n].kind = col_kind(name, vals);
-		h->cols[n].name_len = strlen(name);
-		h->cols[n++].name = name;
-	}
-	h->ncols = n;
 }
 
 static int parse_hist(struct cursor *c, struct hp_hist *h)
@@ -761,10 +851,20 @@ static int parse_hist(struct cursor *c, struct hp_hist *h)
 		     (unsigned long long)h->total_entries, h->nentries);
 		goto out;
 	}
-	if (!h->cols)
-		cols_from_trigger(h, t.vals);
+	if (!h->cols) {
+		/* no entries: the columns the trigger info promises */
+		h->cols = c->want;
+		h->ncols = c->nwant;
+		c->want = NULL;
+		c->nwant = 0;
+	}
 	ret = 0;
 out:
+	cols_free(c->want, c->nwant);
+	c->want = NULL;
+	c->nwant = 0;
+	free(c->close);
+	c->close = NULL;
 	hp_trigger_free(&t);
 	return ret;
 }

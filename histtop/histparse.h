@@ -8,6 +8,12 @@
  * .execname, .syscall, .log2, .buckets, string and multi-line stacktrace
  * keys; plain, .hex, .percent and .graph values; onmax()/onchange() lines;
  * several histograms in one file; [active]/[paused]; the Totals block.
+ * And the forms of 6.12 (kernel/trace/trace_events_hist.c of 6.12.118):
+ * common_stacktrace keys, FIELD.stacktrace keys (printed with no colon, the
+ * first frame on the key's line), nohitcount (no hitcount column; hitcount
+ * as an ordinary value with .percent or .graph), variable references as
+ * values (printed "var" for $var, "sys.event.$var" when fully qualified),
+ * and 6.16's common_comm string keys.
  */
 #ifndef HISTTOP_HISTPARSE_H
 #define HISTTOP_HISTPARSE_H
@@ -54,9 +60,11 @@ struct hp_hist {
 	char *trigger;		/* trigger info without the state: "hist:keys=...:size=2048" */
 	int paused;		/* 1 for [paused], 0 for [active] */
 	char *name;		/* a named hist's name, or NULL */
+	bool nohitcount;	/* :nohitcount (6.12): no hitcount column */
 	size_t nkeys;
 	char **keys;		/* key specs as in the trigger: "call_site.sym" */
-	char **key_names;	/* names as printed before each key part: "call_site" */
+	char **key_names;	/* names as printed before each key part: "call_site",
+				 * "common_stacktrace", "stack.stacktrace" */
 	size_t ncols;
 	struct hp_col *cols;
 	size_t nentries;
@@ -126,5 +134,11 @@ size_t hp_strv_len(char *const *v);
 
 /* "call_site.sym" -> "call_site" (new string): the name the kernel prints. */
 char *hp_field_base(const char *spec);
+
+/*
+ * A key (spec or printed name) whose parts are stacks, a frame a line:
+ * stacktrace (6.1), common_stacktrace (6.12), FIELD.stacktrace (6.12).
+ */
+bool hp_key_is_stack(const char *name);
 
 #endif

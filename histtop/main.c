@@ -289,7 +289,7 @@ static int export_frame(struct run *r, const char *prefix, char **written)
 	free(path);
 
 	for (k = 0; k < r->t->nkeys; k++)
-		stacks |= !strcmp(r->t->key_names[k], "stacktrace");
+		stacks |= hp_key_is_stack(r->t->key_names[k]);
 	if (stacks) {
 		path = xasprintf("%s.folded", prefix);
 		f = fopen(path, "w");

@@ -315,7 +315,7 @@ int out_folded(FILE *f, const struct table *t, int col)
 			const char *lines[512];
 			size_t n = 0;
 
-			if (strcmp(t->key_names[k], "stacktrace"))
+			if (!hp_key_is_stack(t->key_names[k]))
 				continue;
 			while (*p && n < 512) {
 				lines[n++] = p;

@@ -59,7 +59,9 @@ static void test_every_fixture_totals(void)
 		"kmalloc-symoffset.hist", "kmalloc-stacktrace.hist", "kmalloc-hexval.hist",
 		"kmalloc-percent-graph.hist", "read-execname.hist", "raw-syscall.hist",
 		"raw-compound.hist", "read-log2.hist", "read-buckets.hist", "fork-paused.hist",
-		"read-minmax.hist",
+		"read-minmax.hist", "hand-612-kfree-stacktrace.hist",
+		"hand-612-field-stacktrace.hist", "hand-612-nohitcount-percent.hist",
+		"hand-612-nohitcount.hist", "hand-616-common-comm.hist",
 	};
 	size_t i;
 
@@ -69,7 +71,8 @@ static void test_every_fixture_totals(void)
 		if (!h)
 			continue;
 		/* paused while read: Hits is the sum of hitcounts */
-		is_u64(sum(h, 0), h->hits, "%s: hitcounts sum to Hits", names[i]);
+		if (!h->nohitcount)
+			is_u64(sum(h, 0), h->hits, "%s: hitcounts sum to Hits", names[i]);
 		is_u64(h->nentries, h->total_entries, "%s: entries match Totals", names[i]);
 		ok(h->paused, "%s: [paused]", names[i]);
 	}
@@ -375,6 +378,154 @@ static void test_minmax(void)
 	free(err);
 }
 
+/* 6.12 prints keys=stacktrace as common_stacktrace, in the trigger info and the entries */
+static void test_612_stacktrace(void)
+{
+	struct hp_hist *h = one("hand-612-kfree-stacktrace.hist");
+	const struct hp_entry *e;
+
+	if (!h)
+		return;
+	is_str(h->key_names[0], "common_stacktrace", "6.12: key name common_stacktrace");
+	ok(hp_key_is_stack(h->key_names[0]), "6.12: common_stacktrace is a stack key");
+	e = find(h, "common_stacktrace: kfree+0x1b4/0x2c0;free_bprm+0x9e/0xd0;"
+		 "do_execveat_common.isra.0+0x1a8/0x1f0;__x64_sys_execve+0x3a/0x50;"
+		 "do_syscall_64+0x82/0x190;entry_SYSCALL_64_after_hwframe+0x76/0x7e");
+	ok(e && e->vals[0] == 9, "6.12: the execve stack, 9 hits, frames folded with ';'");
+	ok(e && !strncmp(e->parts[0], "kfree+0x1b4/0x2c0\nfree_bprm", 27),
+	   "6.12: the stack part keeps a frame a line");
+}
+
+/* FIELD.stacktrace: "stack.stacktrace" with no colon, the first frame on its line */
+static void test_612_field_stacktrace(void)
+{
+	static const char first[] =
+		"# event histogram\n#\n# trigger info: hist:keys=stack.stacktrace,pid:vals=hitcount:"
+		"sort=hitcount:size=2048 [active]\n#\n\n"
+		"{ stack.stacktrace         __schedule+0xa19/0x1520\n"
+		"         schedule+0x6b/0x110\n"
+		", pid:         12} hitcount:          3\n"
+		"\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
+	struct hp_hist *h = one("hand-612-field-stacktrace.hist");
+	struct hp_snapshot *s;
+	char *err = NULL;
+
+	if (h) {
+		is_u64(h->nkeys, 2, "FIELD.stacktrace: two keys");
+		is_str(h->key_names[1], "stack.stacktrace", "FIELD.stacktrace: named as printed");
+		ok(hp_key_is_stack(h->key_names[1]) && !hp_key_is_stack(h->key_names[0]),
+		   "FIELD.stacktrace: the stack key is the stack, delta is not");
+		is_str(h->entries[0].parts[0], "~ 0-99", "FIELD.stacktrace: the bucket before it");
+		ok(!strncmp(h->entries[0].parts[1], "__schedule+0xa19/0x1520\nschedule+0x6b/0x110\n",
+			    42), "FIELD.stacktrace: the first frame from the key's own line");
+		is_u64(h->entries[2].vals[0], 4, "FIELD.stacktrace: 4 hits in ~ 100-199");
+	}
+	s = hp_parse(first, strlen(first), &err);
+	if (ok(s && s->nhists == 1, "FIELD.stacktrace first, then a key: parses (%s)",
+	       err ? err : "")) {
+		is_str(s->hists[0].entries[0].parts[0], "__schedule+0xa19/0x1520\nschedule+0x6b/0x110",
+		       "the stack ends where ', pid:' begins");
+		is_str(s->hists[0].entries[0].parts[1], "12", "pid 12, closed by '}' with no blank");
+	}
+	hp_snapshot_free(s);
+	free(err);
+}
+
+/* nohitcount: no hitcount column; hitcount itself as a .percent and a .graph value */
+static void test_612_nohitcount(void)
+{
+	static const char empty[] =
+		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount.percent,"
+		"bytes_req.hex:sort=hitcount:size=2048:nohitcount [active]\n#\n\n"
+		"\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n";
+	static const char graph[] =
+		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount,hitcount.graph:"
+		"sort=hitcount:size=2048 [active]\n#\n\n"
+		"{ pid:          1 } hitcount:          2  hitcount: ####################\n"
+		"\nTotals:\n    Hits: 2\n    Entries: 1\n    Dropped: 0\n";
+	struct hp_hist *h = one("hand-612-nohitcount-percent.hist");
+	struct hp_snapshot *s;
+	char *err = NULL;
+
+	if (h) {
+		ok(h->nohitcount, "nohitcount: seen in the trigger info");
+		if (ok(h->ncols == 2, "nohitcount: two columns, no hitcount")) {
+			is_str(h->cols[0].name, "hitcount (%)", "hitcount.percent column");
+			ok(h->cols[0].kind == HP_PERCENT, "hitcount.percent is a percentage");
+			ok(h->cols[1].kind == HP_GRAPH, "hitcount.graph is a bar");
+		}
+		is_u64(h->entries[2].vals[0], 6000, "fx_c: 60.00%% of the hits");
+	}
+	h = one("hand-612-nohitcount.hist");
+	if (h && ok(h->ncols == 1, "nohitcount, vals=count: one column")) {
+		is_str(h->cols[0].name, "count", "the column is count");
+		is_u64(h->entries[0].vals[0], 10000, "fx_b read 10000 bytes");
+		ok(!strncmp(h->entries[2].parts[0], "fx c,d   ", 9) && h->entries[2].vals[0] == 3,
+		   "a comm with ', ' stays whole");
+	}
+	s = hp_parse(empty, strlen(empty), &err);
+	if (ok(s && s->nhists == 1, "nohitcount, no entries: parses")) {
+		h = &s->hists[0];
+		ok(h->ncols == 2 && !strcmp(h->cols[0].name, "hitcount (%)") &&
+		   h->cols[1].kind == HP_HEX, "no entries: the trigger's columns, without hitcount");
+	}
+	hp_snapshot_free(s);
+	s = hp_parse(graph, strlen(graph), &err);
+	if (ok(s && s->nhists == 1, "hitcount and hitcount.graph: parses")) {
+		h = &s->hists[0];
+		ok(h->ncols == 2 && h->cols[0].kind == HP_NUM && h->cols[1].kind == HP_GRAPH,
+		   "hitcount is a number, the second 'hitcount' column the bar");
+		is_u64(h->entries[0].vals[0], 2, "hitcount 2");
+	}
+	hp_snapshot_free(s);
+	free(err);
+}
+
+/* variable references as values: "ts1" for $ts1, "sys.event.$var" when qualified */
+static void test_612_varref(void)
+{
+	static const char empty[] =
+		"# event histogram\n#\n# trigger info: hist:keys=next_pid:vals=hitcount,"
+		"sched.sched_waking.$ts0,$ts1:ts1=common_timestamp.usecs:sort=hitcount:size=2048:"
+		"clock=global [active]\n#\n\n"
+		"\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n";
+	char *err = NULL;
+	struct hp_snapshot *s = parse_fixture("hand-612-varref.hist", &err);
+
+	if (ok(s && s->nhists == 2, "varref: two histograms (%s)", err ? err : "")) {
+		is_str(s->hists[0].cols[1].name, "sched.sched_waking.$ts0",
+		       "a qualified reference is named as printed");
+		is_u64(s->hists[0].entries[1].vals[1], 93456789, "its value");
+		is_str(s->hists[1].cols[1].name, "ts1", "a local reference without its '$'");
+		is_u64(s->hists[1].ncols, 2, "the variable itself is not a column");
+	}
+	hp_snapshot_free(s);
+	s = hp_parse(empty, strlen(empty), &err);
+	if (ok(s && s->nhists == 1, "varref, no entries: parses")) {
+		const struct hp_hist *h = &s->hists[0];
+
+		ok(h->ncols == 3 && !strcmp(h->cols[1].name, "sched.sched_waking.$ts0") &&
+		   !strcmp(h->cols[2].name, "ts1"),
+		   "no entries: the columns named as the entries will name them");
+	}
+	hp_snapshot_free(s);
+	free(err);
+}
+
+/* 6.16: common_comm, a string key */
+static void test_616_common_comm(void)
+{
+	struct hp_hist *h = one("hand-616-common-comm.hist");
+	const struct hp_entry *e;
+
+	if (!h)
+		return;
+	is_str(h->key_names[0], "common_comm", "6.16: key name common_comm");
+	e = find(h, "common_comm: fx c,d, id: sys_getpid                    [ 39]");
+	ok(e && e->vals[0] == 7, "6.16: 'fx c,d' keeps its comma, padding trimmed");
+	ok(e && !strcmp(e->parts[0], "fx c,d"), "6.16: the comm part");
+}
+
 int main(void)
 {
 	test_every_fixture_totals();
@@ -390,6 +541,11 @@ int main(void)
 	test_trigger_parse();
 	test_second_info();
 	test_minmax();
+	test_612_stacktrace();
+	test_612_field_stacktrace();
+	test_612_nohitcount();
+	test_612_varref();
+	test_616_common_comm();
 	while (nkept)
 		hp_snapshot_free(kept[--nkept]);
 	return done_testing();
