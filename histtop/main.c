@@ -21,6 +21,7 @@
 #include "out.h"
 #include "source.h"
 #include "table.h"
+#include "trigger.h"
 #include "ui.h"
 #include "util.h"
 
@@ -106,25 +107,6 @@ static void set_status(struct run *r, bool error, const char *fmt, ...)
 	r->status_error = error;
 }
 
-/* Key lists equal, ignoring the kernel's normalisation of "key=". */
-static bool keys_match(const char *trigger, const char *keys)
-{
-	struct hp_trigger tr;
-	struct strbuf sb;
-	bool eq;
-	size_t i;
-
-	if (hp_trigger_parse(trigger, &tr))
-		return false;
-	sb_init(&sb);
-	for (i = 0; tr.keys[i]; i++)
-		sb_printf(&sb, "%s%s", i ? "," : "", tr.keys[i]);
-	eq = sb.buf && !strcmp(sb.buf, keys);
-	sb_free(&sb);
-	hp_trigger_free(&tr);
-	return eq;
-}
-
 static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snapshot *s,
 				       char **err)
 {
@@ -139,22 +121,11 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 				 s->nhists, s->nhists == 1 ? "" : "s");
 		return NULL;
 	}
+	/* the kernel's spelling of a trigger is not ours: compare meanings */
 	for (i = 0; i < s->nhists; i++) {
-		struct hp_trigger a, b;
-		bool same = false;
-
-		if (want && !hp_trigger_parse(want, &a)) {
-			if (!hp_trigger_parse(s->hists[i].trigger, &b)) {
-				same = hp_strv_len(a.keys) == hp_strv_len(b.keys) &&
-				       keys_match(s->hists[i].trigger, o->keys);
-				hp_trigger_free(&b);
-			}
-			hp_trigger_free(&a);
-			if (same)
-				return &s->hists[i];
-		} else if (o->keys && keys_match(s->hists[i].trigger, o->keys)) {
+		if (want ? trig_same(want, s->hists[i].trigger) :
+		    o->keys && trig_keys_same(o->keys, s->hists[i].trigger))
 			return &s->hists[i];
-		}
 	}
 	if (!want && !o->keys && s->nhists)
 		return &s->hists[0];

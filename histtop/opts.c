@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "trigger.h"
 #include "util.h"
 
 const char opts_usage[] =
@@ -24,7 +25,8 @@ const char opts_usage[] =
 "  -s, --sort SORT[,SORT2]  the kernel's sort= (and the initial display sort),\n"
 "                           e.g. bytes_req.descending\n"
 "      --filter EXPR        the trigger's filter, e.g. 'bytes_req > 512'\n"
-"      --size N             table size (the kernel rounds up to a power of 2)\n"
+"      --size N             table size, 65 to 131072 (the kernel rounds up to a\n"
+"                           power of 2: 128 to 131072 entries)\n"
 "      --attach             view an existing hist trigger on the event; never\n"
 "                           change or remove it\n"
 "      --hist N             with several histograms on the event, show the Nth\n"
@@ -187,8 +189,12 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 			set_str(&o->filter, optarg);
 			break;
 		case OPT_SIZE:
-			if (parse_long(optarg, 1, 1 << 30, &l)) {
+			if (parse_long(optarg, 1, __LONG_MAX__, &l)) {
 				*err = xasprintf("--size: expected a positive number, got '%s'", optarg);
+				goto fail;
+			}
+			if (l < TRIG_SIZE_ARG_MIN || l > TRIG_SIZE_ARG_MAX) {
+				*err = trig_size_error("--size ", optarg);
 				goto fail;
 			}
 			o->size = l;

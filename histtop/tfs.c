@@ -15,6 +15,7 @@
 
 #include "histparse.h"
 #include "tfs.h"
+#include "trigger.h"
 
 struct tfs {
 	char *root;			/* tracefs root */
@@ -28,6 +29,7 @@ struct tfs {
 	char *readme;
 };
 
+static const char *tfs_readme(struct tfs *t);
 static void (*warn_fn)(void *, const char *);
 static void *warn_ctx;
 
@@ -175,9 +177,21 @@ int tfs_reap_stale(struct tfs *t, char **report)
 
 int tfs_use_instance(struct tfs *t, const char *name, char **err)
 {
+	char *dir;
+	struct stat st;
+	bool exists;
+
 	if (!name)
 		return 0;
-	if (!tracefs_instance_exists(name)) {
+	/*
+	 * Not tracefs_instance_exists(): libtracefs 1.6 looks in the tracefs
+	 * it finds mounted, not in the root --tracefs gave, and an instance
+	 * histtop wrongly thinks it created is one it would remove.
+	 */
+	dir = xasprintf("%s/instances/%s", t->root, name);
+	exists = !stat(dir, &st) && S_ISDIR(st.st_mode);
+	free(dir);
+	if (!exists) {
 		t->inst = tracefs_instance_create(name);
 		if (!t->inst) {
 			*err = xasprintf("cannot create tracefs instance '%s': %s%s", name,
@@ -343,16 +357,20 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 		goto fail;
 	}
 	free(elog);
-	/* unpatched 6.1 says nothing in error_log for too many keys or values */
+	/*
+	 * Stock 6.1 and 6.12 say nothing in error_log for too many keys or
+	 * values, nor for a size= out of range.
+	 */
 	if (e == EINVAL && parsed) {
-		size_t nk = hp_strv_len(tr.keys), nv = 0;
+		struct trig_limits lim;
+		char *why;
 
-		for (v = tr.vals; *v; v++)
-			nv += strcmp(*v, "hitcount") != 0;
-		if (nk > 3 || nv > 2) {
-			*err = xasprintf("the kernel rejected the trigger (EINVAL): %s\n"
-					 "this kernel allows at most 3 keys and hitcount plus 2 values"
-					 " (you gave %zu keys, %zu values)", trigger, nk, nv);
+		trig_limits_from_readme(tfs_readme(t), &lim);
+		why = trig_explain_einval(&tr, &lim);
+		if (why) {
+			*err = xasprintf("the kernel rejected the trigger (EINVAL): %s\n%s", trigger,
+					 why);
+			free(why);
 			goto fail;
 		}
 	}
@@ -445,7 +463,7 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 	return 0;
 }
 
-bool tfs_readme_has(struct tfs *t, const char *s)
+static const char *tfs_readme(struct tfs *t)
 {
 	if (!t->readme) {
 		char *p = xasprintf("%s/README", t->root);
@@ -463,5 +481,10 @@ bool tfs_readme_has(struct tfs *t, const char *s)
 		}
 		t->readme = sb_detach(&sb);
 	}
-	return strstr(t->readme, s) != NULL;
+	return t->readme;
+}
+
+bool tfs_readme_has(struct tfs *t, const char *s)
+{
+	return strstr(tfs_readme(t), s) != NULL;
 }
