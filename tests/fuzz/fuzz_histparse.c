@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libFuzzer target: the parser and the table must take any bytes. */
+/* libFuzzer target: the parser, the trigger model and the table must take any bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "histparse.h"
 #include "table.h"
+#include "trigger.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,6 +24,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < s->nhists; i++) {
 			table_update(t, &s->hists[i], (double)i);
 			table_update(t, &s->hists[i], (double)i + 1);
+			/* a trigger info that parsed means what it means */
+			if (!trig_same(s->hists[i].trigger, s->hists[i].trigger))
+				abort();
+			trig_same(s->hists[0].trigger, s->hists[i].trigger);
 		}
 		/*
 		 * The memo on the same text (every line known), then on the text
