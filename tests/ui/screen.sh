@@ -88,6 +88,29 @@ like "$(screen)" '^    [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+$' "Enter expands the sel
 $T send-keys -t t q
 wait_for 'EXITED 0'
 
+# 6.12: a FIELD.stacktrace key beside a bucket key, folded and expanded
+fakefs "$tmp/st6" synthetic block_lat hand-612-field-stacktrace.hist
+start -e synthetic:block_lat --attach --tracefs "$tmp/st6" -d 0.5
+wait_for '~ 100-199, __schedule\+0xa19/0x1520 <- schedule'
+ok $? "6.12 FIELD.stacktrace: the bucket, then the stack folded on one line"
+like "$(screen)" 'delta, stack\.stacktrace .*hitcount' "6.12 FIELD.stacktrace: the key header names both"
+$T send-keys -t t Enter
+sleep 0.5
+like "$(screen)" '^    __schedule\+0xa19/0x1520$' "6.12 FIELD.stacktrace: Enter expands it from its first frame"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
+# 6.12: nohitcount, no hitcount column
+fakefs "$tmp/nh" syscalls sys_enter_read hand-612-nohitcount.hist
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/nh" -d 0.5
+wait_for 'fx_b'
+ok $? "6.12 nohitcount: the rows are shown"
+s=$(screen)
+like "$s" '^ *common_pid +count ' "6.12 nohitcount: count is the first column"
+is "$(printf '%s\n' "$s" | grep -c '^ *common_pid .*hitcount')" 0 "6.12 nohitcount: no hitcount column"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
 # Dropped is highlighted with a hint
 fakefs "$tmp/dr" syscalls sys_enter_read read-dropped.hist
 start -e syscalls:sys_enter_read --attach --tracefs "$tmp/dr" -d 0.5
