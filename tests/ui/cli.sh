@@ -98,21 +98,21 @@ like "$(head -n 1 "$tmp/st.folded")" '^entry_SYSCALL_64_after_hwframe;do_syscall
 # own trigger (live, in an instance of a fixture tracefs that already exists)
 ev6=$tmp/fs6/instances/ht612/events/kmem/kfree
 mkdir -p "$ev6"
-cp "$FIXTURES/hand-612-kfree-stacktrace.hist" "$ev6/hist"
+cp "$FIXTURES/612-kfree-common-stacktrace.hist" "$ev6/hist"
 : >"$ev6/trigger"
 out=$("$HISTTOP" -e kmem:kfree -k stacktrace --tracefs "$tmp/fs6" --instance ht612 -n 1 2>&1); rc=$?
 is "$rc" 0 "6.12, -k stacktrace: exit 0 though the kernel says common_stacktrace"
-like "$out" '^kfree\+0x1b4/0x2c0 <- free_bprm\+0x9e/0xd0 <- .* +9 +0$' \
+like "$out" '^tomoyo_check_open_permission\+0x10b/0x1a0 <- security_file_open\+0x47/0xe0 <- .* +34 +0$' \
 	"6.12, -k stacktrace: its stacks are shown, not 'trigger is gone'"
 is "$(cat "$ev6/trigger")" '!hist:keys=stacktrace' "6.12: the trigger is removed at exit, as written"
 case $out in *"cannot remove"*) ok 1 "an existing --instance is not removed" ;;
 *) ok "$([ -d "$tmp/fs6/instances/ht612" ]; echo $?)" "an existing --instance is not removed" ;; esac
-fakefs "$tmp/fs7" kmem kfree hand-612-kfree-stacktrace.hist
+fakefs "$tmp/fs7" kmem kfree 612-kfree-common-stacktrace.hist
 out=$("$HISTTOP" -e kmem:kfree --attach -k stacktrace --tracefs "$tmp/fs7" -n 1 2>&1)
 like "$out" 'hist:keys=common_stacktrace' "--attach -k stacktrace picks 6.12's common_stacktrace"
 "$HISTTOP" -e kmem:kfree --attach --tracefs "$tmp/fs7" -n 1 --export "$tmp/st6" >/dev/null
 like "$(head -n 1 "$tmp/st6.folded" 2>&1)" \
-	'^entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_execve;.*;kfree 9$' \
+	'^entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_openat;.*;tomoyo_check_open_permission 34$' \
 	"--export on 6.12's common_stacktrace writes folded stacks"
 
 # --size beyond the kernel's 2^17 entries: said before anything is installed

@@ -89,19 +89,19 @@ $T send-keys -t t q
 wait_for 'EXITED 0'
 
 # 6.12: a FIELD.stacktrace key beside a bucket key, folded and expanded
-fakefs "$tmp/st6" synthetic block_lat hand-612-field-stacktrace.hist
-start -e synthetic:block_lat --attach --tracefs "$tmp/st6" -d 0.5
-wait_for '~ 100-199, __schedule\+0xa19/0x1520 <- schedule'
+fakefs "$tmp/st6" synthetic fx_wake 612-synth-buckets-stacktrace.hist
+start -e synthetic:fx_wake --attach --tracefs "$tmp/st6" -d 0.5
+wait_for '~ 0-999, hrtimer_wakeup\+0x22/0x30 <- __hrtimer_run_queues'
 ok $? "6.12 FIELD.stacktrace: the bucket, then the stack folded on one line"
-like "$(screen)" 'delta, stack\.stacktrace .*hitcount' "6.12 FIELD.stacktrace: the key header names both"
+like "$(screen)" 'lat, stack\.stacktrace .*hitcount' "6.12 FIELD.stacktrace: the key header names both"
 $T send-keys -t t Enter
 sleep 0.5
-like "$(screen)" '^    __schedule\+0xa19/0x1520$' "6.12 FIELD.stacktrace: Enter expands it from its first frame"
+like "$(screen)" '^    hrtimer_wakeup\+0x22/0x30$' "6.12 FIELD.stacktrace: Enter expands it from its first frame"
 $T send-keys -t t q
 wait_for 'EXITED 0'
 
 # 6.12: nohitcount, no hitcount column
-fakefs "$tmp/nh" syscalls sys_enter_read hand-612-nohitcount.hist
+fakefs "$tmp/nh" syscalls sys_enter_read 612-read-nohitcount.hist
 start -e syscalls:sys_enter_read --attach --tracefs "$tmp/nh" -d 0.5
 wait_for 'fx_b'
 ok $? "6.12 nohitcount: the rows are shown"

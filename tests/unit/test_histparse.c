@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The parser on every fixture captured from the 6.1 guest, and on bad input. */
+/* The parser on every fixture captured from the 6.1 and 6.12 guests, and on bad input. */
 #include <stdarg.h>
 #include "histparse.h"
 #include "tap.h"
@@ -59,9 +59,16 @@ static void test_every_fixture_totals(void)
 		"kmalloc-symoffset.hist", "kmalloc-stacktrace.hist", "kmalloc-hexval.hist",
 		"kmalloc-percent-graph.hist", "read-execname.hist", "raw-syscall.hist",
 		"raw-compound.hist", "read-log2.hist", "read-buckets.hist", "fork-paused.hist",
-		"read-minmax.hist", "hand-612-kfree-stacktrace.hist",
-		"hand-612-field-stacktrace.hist", "hand-612-nohitcount-percent.hist",
-		"hand-612-nohitcount.hist", "hand-616-common-comm.hist",
+		"read-minmax.hist", "hand-616-common-comm.hist",
+		/* captured from Debian's 6.12.118 */
+		"612-fork-paused.hist", "612-kfree-common-stacktrace.hist", "612-kmalloc-callsite.hist",
+		"612-kmalloc-hex.hist", "612-kmalloc-hexval.hist", "612-kmalloc-percent-graph.hist",
+		"612-kmalloc-stacktrace.hist", "612-kmalloc-sym.hist", "612-kmalloc-symoffset.hist",
+		"612-raw-compound.hist", "612-raw-syscall.hist", "612-read-buckets.hist",
+		"612-read-dropped.hist", "612-read-execname.hist", "612-read-hitcount-graph.hist",
+		"612-read-hitcount-percent.hist", "612-read-log2.hist",
+		"612-read-nohitcount-percent.hist", "612-read-nohitcount.hist",
+		"612-synth-buckets-stacktrace.hist", "612-synth-stacktrace.hist",
 	};
 	size_t i;
 
@@ -381,19 +388,28 @@ static void test_minmax(void)
 /* 6.12 prints keys=stacktrace as common_stacktrace, in the trigger info and the entries */
 static void test_612_stacktrace(void)
 {
-	struct hp_hist *h = one("hand-612-kfree-stacktrace.hist");
+	struct hp_hist *h = one("612-kfree-common-stacktrace.hist");
 	const struct hp_entry *e;
 
-	if (!h)
-		return;
-	is_str(h->key_names[0], "common_stacktrace", "6.12: key name common_stacktrace");
-	ok(hp_key_is_stack(h->key_names[0]), "6.12: common_stacktrace is a stack key");
-	e = find(h, "common_stacktrace: kfree+0x1b4/0x2c0;free_bprm+0x9e/0xd0;"
-		 "do_execveat_common.isra.0+0x1a8/0x1f0;__x64_sys_execve+0x3a/0x50;"
-		 "do_syscall_64+0x82/0x190;entry_SYSCALL_64_after_hwframe+0x76/0x7e");
-	ok(e && e->vals[0] == 9, "6.12: the execve stack, 9 hits, frames folded with ';'");
-	ok(e && !strncmp(e->parts[0], "kfree+0x1b4/0x2c0\nfree_bprm", 27),
-	   "6.12: the stack part keeps a frame a line");
+	if (h) {
+		is_str(h->key_names[0], "common_stacktrace", "6.12: key name common_stacktrace");
+		ok(hp_key_is_stack(h->key_names[0]), "6.12: common_stacktrace is a stack key");
+		e = &h->entries[h->nentries - 1];
+		is_str(e->key, "common_stacktrace: tomoyo_check_open_permission+0x10b/0x1a0;"
+		       "security_file_open+0x47/0xe0;do_dentry_open+0xeb/0x580;vfs_open+0x2e/0xf0;"
+		       "path_openat+0x7f0/0x12f0;do_filp_open+0xc4/0x170;do_sys_openat2+0xab/0xe0;"
+		       "__x64_sys_openat+0x6e/0xa0;do_syscall_64+0x87/0x1b0;"
+		       "entry_SYSCALL_64_after_hwframe+0x76/0x7e",
+		       "6.12: the row identity folds the frames with ';'");
+		is_u64(e->vals[0], 34, "6.12: the open stack, 34 hits");
+		ok(!strncmp(e->parts[0], "tomoyo_check_open_permission+0x10b/0x1a0\n"
+			    "security_file_open+0x47/0xe0\n", 70),
+		   "6.12: the stack part keeps a frame a line");
+	}
+	h = one("612-kmalloc-stacktrace.hist");
+	if (h)
+		ok(!strcmp(h->keys[0], "common_stacktrace") && strchr(h->entries[0].parts[0], '\n'),
+		   "6.12: keys=stacktrace, printed common_stacktrace, is split into frames");
 }
 
 /* FIELD.stacktrace: "stack.stacktrace" with no colon, the first frame on its line */
@@ -406,19 +422,25 @@ static void test_612_field_stacktrace(void)
 		"         schedule+0x6b/0x110\n"
 		", pid:         12} hitcount:          3\n"
 		"\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
-	struct hp_hist *h = one("hand-612-field-stacktrace.hist");
+	struct hp_hist *h = one("612-synth-stacktrace.hist");
 	struct hp_snapshot *s;
 	char *err = NULL;
 
 	if (h) {
-		is_u64(h->nkeys, 2, "FIELD.stacktrace: two keys");
-		is_str(h->key_names[1], "stack.stacktrace", "FIELD.stacktrace: named as printed");
+		is_str(h->key_names[0], "stack.stacktrace", "FIELD.stacktrace: named as printed");
+		ok(hp_key_is_stack(h->key_names[0]), "FIELD.stacktrace is a stack key");
+		ok(!strncmp(h->entries[0].parts[0], "hrtimer_wakeup+0x22/0x30\n__hrtimer_run_queues", 45),
+		   "FIELD.stacktrace: the first frame from the key's own line");
+		ok(h->ncols == 2 && h->entries[0].vals[1] == 983, "FIELD.stacktrace: lat 983");
+	}
+	h = one("612-synth-buckets-stacktrace.hist");
+	if (h) {
+		is_u64(h->nkeys, 2, "bucket and FIELD.stacktrace: two keys");
 		ok(hp_key_is_stack(h->key_names[1]) && !hp_key_is_stack(h->key_names[0]),
-		   "FIELD.stacktrace: the stack key is the stack, delta is not");
-		is_str(h->entries[0].parts[0], "~ 0-99", "FIELD.stacktrace: the bucket before it");
-		ok(!strncmp(h->entries[0].parts[1], "__schedule+0xa19/0x1520\nschedule+0x6b/0x110\n",
-			    42), "FIELD.stacktrace: the first frame from the key's own line");
-		is_u64(h->entries[2].vals[0], 4, "FIELD.stacktrace: 4 hits in ~ 100-199");
+		   "the stack key is the stack, lat is not");
+		is_str(h->entries[0].parts[0], "~ 0-999", "the bucket before it");
+		ok(!strncmp(h->entries[0].parts[1], "hrtimer_wakeup+0x22/0x30\n", 25),
+		   "the stack after ', stack.stacktrace'");
 	}
 	s = hp_parse(first, strlen(first), &err);
 	if (ok(s && s->nhists == 1, "FIELD.stacktrace first, then a key: parses (%s)",
@@ -431,51 +453,45 @@ static void test_612_field_stacktrace(void)
 	free(err);
 }
 
-/* nohitcount: no hitcount column; hitcount itself as a .percent and a .graph value */
+/* nohitcount: no hitcount column; hitcount itself as a .percent or a .graph value */
 static void test_612_nohitcount(void)
 {
 	static const char empty[] =
 		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount.percent,"
 		"bytes_req.hex:sort=hitcount:size=2048:nohitcount [active]\n#\n\n"
 		"\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n";
-	static const char graph[] =
-		"# event histogram\n#\n# trigger info: hist:keys=pid:vals=hitcount,hitcount.graph:"
-		"sort=hitcount:size=2048 [active]\n#\n\n"
-		"{ pid:          1 } hitcount:          2  hitcount: ####################\n"
-		"\nTotals:\n    Hits: 2\n    Entries: 1\n    Dropped: 0\n";
-	struct hp_hist *h = one("hand-612-nohitcount-percent.hist");
+	struct hp_hist *h = one("612-read-nohitcount.hist");
 	struct hp_snapshot *s;
 	char *err = NULL;
 
 	if (h) {
 		ok(h->nohitcount, "nohitcount: seen in the trigger info");
-		if (ok(h->ncols == 2, "nohitcount: two columns, no hitcount")) {
-			is_str(h->cols[0].name, "hitcount (%)", "hitcount.percent column");
-			ok(h->cols[0].kind == HP_PERCENT, "hitcount.percent is a percentage");
-			ok(h->cols[1].kind == HP_GRAPH, "hitcount.graph is a bar");
-		}
-		is_u64(h->entries[2].vals[0], 6000, "fx_c: 60.00%% of the hits");
-	}
-	h = one("hand-612-nohitcount.hist");
-	if (h && ok(h->ncols == 1, "nohitcount, vals=count: one column")) {
-		is_str(h->cols[0].name, "count", "the column is count");
+		ok(h->ncols == 1 && !strcmp(h->cols[0].name, "count"), "nohitcount: count, no hitcount");
 		is_u64(h->entries[0].vals[0], 10000, "fx_b read 10000 bytes");
-		ok(!strncmp(h->entries[2].parts[0], "fx c,d   ", 9) && h->entries[2].vals[0] == 3,
-		   "a comm with ', ' stays whole");
 	}
+	h = one("612-read-nohitcount-percent.hist");
+	if (h && ok(h->ncols == 2, "nohitcount, hitcount.percent, count.graph: two columns")) {
+		is_str(h->cols[0].name, "hitcount (%)", "hitcount.percent column");
+		ok(h->cols[0].kind == HP_PERCENT && h->cols[1].kind == HP_GRAPH,
+		   "a percentage and a bar");
+		is_u64(h->entries[1].vals[0], 7500, "fx_a: 75.00%% of the hits");
+	}
+	h = one("612-read-hitcount-graph.hist");
+	if (h && ok(h->ncols == 3, "hitcount, hitcount.graph, count: three columns")) {
+		ok(h->cols[0].kind == HP_NUM && h->cols[1].kind == HP_GRAPH && h->cols[2].kind == HP_NUM,
+		   "hitcount is a number, the second 'hitcount' column the bar");
+		is_u64(h->entries[2].vals[0], 6, "fx_a: 6 reads");
+		is_u64(h->entries[2].vals[2], 600, "fx_a: 600 bytes");
+	}
+	h = one("612-read-hitcount-percent.hist");
+	if (h && ok(h->ncols == 3, "hitcount, hitcount.percent, count.graph: three columns"))
+		ok(h->cols[1].kind == HP_PERCENT && h->entries[2].vals[1] == 6000,
+		   "hitcount.percent: fx_a 60.00%%");
 	s = hp_parse(empty, strlen(empty), &err);
 	if (ok(s && s->nhists == 1, "nohitcount, no entries: parses")) {
 		h = &s->hists[0];
 		ok(h->ncols == 2 && !strcmp(h->cols[0].name, "hitcount (%)") &&
 		   h->cols[1].kind == HP_HEX, "no entries: the trigger's columns, without hitcount");
-	}
-	hp_snapshot_free(s);
-	s = hp_parse(graph, strlen(graph), &err);
-	if (ok(s && s->nhists == 1, "hitcount and hitcount.graph: parses")) {
-		h = &s->hists[0];
-		ok(h->ncols == 2 && h->cols[0].kind == HP_NUM && h->cols[1].kind == HP_GRAPH,
-		   "hitcount is a number, the second 'hitcount' column the bar");
-		is_u64(h->entries[0].vals[0], 2, "hitcount 2");
 	}
 	hp_snapshot_free(s);
 	free(err);
@@ -499,6 +515,11 @@ static void test_612_varref(void)
 		is_str(s->hists[1].cols[1].name, "ts1", "a local reference without its '$'");
 		is_u64(s->hists[1].ncols, 2, "the variable itself is not a column");
 	}
+	hp_snapshot_free(s);
+	s = parse_fixture("612-qualified-var.hist", &err);
+	if (ok(s && s->nhists == 1, "6.12 qualified reference in a variable and onmatch(): parses"))
+		ok(s->hists[0].ncols == 1 && s->hists[0].nentries == 2,
+		   "the variable is no column: hitcount only, two pids");
 	hp_snapshot_free(s);
 	s = hp_parse(empty, strlen(empty), &err);
 	if (ok(s && s->nhists == 1, "varref, no entries: parses")) {
