@@ -116,6 +116,20 @@ else
 	grep -q "at most 3 keys and 2 values besides hitcount" $tmp/e1
 	ok $? "four keys: the 6.1 limit is stated"
 fi
+if grep -q 'up to six can be named' $TRACING/README; then
+	histtop -e kmem:kmalloc -k call_site -v bytes_req,bytes_alloc,ptr,gfp_flags,call_site,bytes_req.max,bytes_req.min -n 1 >/dev/null 2>$tmp/e4
+	grep -q 'Too many values (max 6, plus hitcount)' $tmp/e4
+	ok $? "seven values: the kernel's 'Too many values (max 6, plus hitcount)'"
+else
+	# stock 6.1 and 6.12: EINVAL and nothing in error_log
+	histtop -e kmem:kmalloc -k call_site -v bytes_req,bytes_alloc,ptr -n 1 >/dev/null 2>$tmp/e4
+	grep -q 'at most 3 keys and 2 values besides hitcount (the trigger has 1 key and 3 values)' $tmp/e4
+	ok $? "three values: the limit is stated"
+fi
+histtop -e kmem:kmalloc -k call_site --size 100000000 -n 1 >/dev/null 2>$tmp/e5
+is "$?" 2 "--size 100000000: a usage error, before anything is installed"
+grep -q '100000000 is out of range: the kernel.s hist tables hold 128 to 131072 entries' $tmp/e5
+ok $? "--size 100000000: the kernel's range is stated"
 histtop -e kmem:kmalloc -k call_sitex -n 1 >/dev/null 2>$tmp/e2
 grep -q "Couldn't find field" $tmp/e2 && grep -q '^ *\^$' $tmp/e2 &&
 	grep -q 'fields of this event: .*bytes_req' $tmp/e2
