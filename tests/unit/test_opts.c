@@ -92,5 +92,19 @@ int main(void)
 	expect_error("a stray argument", "unexpected argument", "-e", "a:b", "-k", "x", "extra", NULL);
 	expect_error("--attach with -v", "--attach views", "-e", "a:b", "--attach", "-v", "x", NULL);
 	expect_error("a bad instance name", "--instance", "-e", "a:b", "-k", "x", "--instance", "../x");
+
+	/* --size: what the kernel rounds into its 2^7..2^17 entries */
+	expect_error("--size 100000000", "100000000 is out of range: the kernel's hist tables hold "
+		     "128 to 131072 entries", "-e", "a:b", "-k", "x", "--size", "100000000");
+	expect_error("--size 131073", "131073 is out of range", "-e", "a:b", "-k", "x", "--size",
+		     "131073");
+	expect_error("--size 64 (64 entries, below 2^7)", "give 65 to 131072", "-e", "a:b", "-k", "x",
+		     "--size", "64");
+	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--size", "65", NULL) == OPTS_RUN && o.size == 65,
+	   "--size 65: the kernel makes 128 of it");
+	opts_free(&o);
+	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--size", "131072", NULL) == OPTS_RUN,
+	   "--size 131072: the largest");
+	opts_free(&o);
 	return done_testing();
 }
