@@ -135,11 +135,6 @@ static char *field_canon(const char *spec)
 	return sb_detach(&sb);
 }
 
-char *trig_key_canon(const char *spec)
-{
-	return field_canon(spec);
-}
-
 static size_t base_len(const char *spec)
 {
 	return strcspn(spec, ".");
@@ -148,10 +143,11 @@ static size_t base_len(const char *spec)
 /* "call_site" or "call_site.descending" to the field it names, as printed. */
 static char *sort_canon(const char *spec, char *const *vals, char *const *keys)
 {
+	char *const *lists[2] = { vals, keys };
+	const char *found = NULL;
 	size_t n = strlen(spec), bn;
 	bool desc = false;
-	char *s, *field = NULL, *out;
-	char *const *lists[2] = { vals, keys };
+	char *name, *out;
 	int l;
 
 	if (n > 11 && !strcmp(spec + n - 11, ".descending")) {
@@ -160,24 +156,23 @@ static char *sort_canon(const char *spec, char *const *vals, char *const *keys)
 	} else if (n > 10 && !strcmp(spec + n - 10, ".ascending")) {
 		n -= 10;
 	}
-	field = xstrndup(spec, n);
-	s = field_canon(field);
-	free(field);
-	field = NULL;
-	bn = base_len(s);
-	if (strcmp(s, "hitcount")) {
+	out = xstrndup(spec, n);
+	name = field_canon(out);
+	free(out);
+	bn = base_len(name);
+	if (strcmp(name, "hitcount")) {
 		/* an exact spelling first, then the field of that name */
-		for (l = 0; l < 2 && !field; l++)
-			for (char *const *f = lists[l]; *f && !field; f++)
-				if (!strcmp(*f, s))
-					field = *f;
-		for (l = 0; l < 2 && !field; l++)
-			for (char *const *f = lists[l]; *f && !field; f++)
-				if (base_len(*f) == bn && !strncmp(*f, s, bn))
-					field = *f;
+		for (l = 0; l < 2 && !found; l++)
+			for (char *const *f = lists[l]; *f && !found; f++)
+				if (!strcmp(*f, name))
+					found = *f;
+		for (l = 0; l < 2 && !found; l++)
+			for (char *const *f = lists[l]; *f && !found; f++)
+				if (base_len(*f) == bn && !strncmp(*f, name, bn))
+					found = *f;
 	}
-	out = xasprintf("%s%s", field ? field : s, desc ? ".descending" : "");
-	free(s);
+	out = xasprintf("%s%s", found ? found : name, desc ? ".descending" : "");
+	free(name);
 	return out;
 }
 

@@ -36,9 +36,6 @@ bool trig_same(const char *a, const char *b);
 /* keys ("stacktrace,id.syscall", as for -k) are the keys of trigger, in order. */
 bool trig_keys_same(const char *keys, const char *trigger);
 
-/* A key spec as the kernel prints it in the trigger info (new string). */
-char *trig_key_canon(const char *spec);
-
 /*
  * What the kernel counts against its limits: keys, and value fields besides
  * the hitcount every histogram has (the first plain "hitcount" in vals= is
