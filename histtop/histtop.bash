@@ -73,7 +73,7 @@ _histtop_fields()	# TRACEFS SYSTEM:EVENT
 	local line name
 
 	while IFS= read -r line; do
-		[[ $line == *field:* ]] || continue
+		[[ $line == [[:space:]]field:* ]] || continue
 		line=${line#*field:}
 		line=${line%%;*}
 		name=${line##*[ *]}
@@ -81,15 +81,15 @@ _histtop_fields()	# TRACEFS SYSTEM:EVENT
 	done <"$1/events/${2%%:*}/${2#*:}/format" 2>/dev/null
 }
 
-# Prints the field modifiers the kernel lists in its README (".hex", ...),
-# else those of Linux 6.1.
+# Prints the field modifiers the kernel's README lists after "appending any
+# of the following modifiers" (".hex", ...), else those of Linux 6.1.
 _histtop_modifiers()	# TRACEFS
 {
 	local line in= found=
 
 	if [[ -r $1/README ]]; then
 		while IFS= read -r line; do
-			if [[ $line == *"available field modifiers"* ]]; then
+			if [[ $line == *"following modifiers"* ]]; then
 				in=1
 			elif [[ -n $in && $line =~ ^[[:space:]]+(\.[a-z][-a-z]*=?) ]]; then
 				echo "${BASH_REMATCH[1]}"

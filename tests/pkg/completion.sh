@@ -3,7 +3,8 @@
 # The bash completion (histtop/histtop.bash) as bash runs it: sourced, found
 # through `complete -p histtop`, called with COMP_WORDS split the way bash
 # splits a command line (at blanks, and around ':' and '='), against the
-# fixture tracefs tree tests/fixtures/tracefs (captured from the 6.1 guest).
+# fixture tracefs tree tests/fixtures/tracefs (captured from Debian's 6.1
+# kernel by tests/fixtures/tracefs/regen).
 # Then once for real: bash in a tmux pane, Tab pressed.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 command -v bash >/dev/null || { echo "1..0 # SKIP no bash"; exit 77; }
