@@ -21,7 +21,7 @@ _histtop_options()
 			echo "-${BASH_REMATCH[2]}${BASH_REMATCH[4]:+ ARG}"
 		fi
 		echo "--${BASH_REMATCH[3]}${BASH_REMATCH[4]:+ ARG}"
-	done < <(command "$1" --help 2>/dev/null)
+	done <<<"$(command "$1" --help 2>/dev/null)"
 }
 
 # Prints the argument of the last LONG (--LONG ARG, --LONG=ARG) or SHORT
@@ -133,8 +133,9 @@ _histtop()
 	((cw > 0)) && prev=${words[cw - 1]}
 
 	# (no pipeline that ends early, as grep -q would: a completion function
-	# whose child dies of SIGPIPE leaves readline inserting Tabs)
-	mapfile -t opts < <(_histtop_options "$cmd")
+	# whose child dies of SIGPIPE leaves readline inserting Tabs; and no
+	# process substitution, which needs /dev/fd)
+	mapfile -t opts <<<"$(_histtop_options "$cmd")"
 	opt= pre=
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=} pre=$opt=
@@ -211,11 +212,11 @@ _histtop()
 		;;
 	--tracefs|--replay)
 		compopt -o filenames 2>/dev/null
-		mapfile -t cands < <(compgen -d -- "$val")
+		mapfile -t cands <<<"$(compgen -d -- "$val")"
 		;;
 	--export)
 		compopt -o filenames 2>/dev/null
-		mapfile -t cands < <(compgen -f -- "$val")
+		mapfile -t cands <<<"$(compgen -f -- "$val")"
 		;;
 	*)
 		return 0
@@ -224,7 +225,7 @@ _histtop()
 
 	# keep the candidates that fit, whole words as typed ...
 	for w in "${cands[@]}"; do
-		[[ $w == "$val"* ]] && COMPREPLY+=("$pre$w")
+		[[ -n $w && $w == "$val"* ]] && COMPREPLY+=("$pre$w")
 	done
 	# ... less what bash does not replace: up to the last ':' or '=' it split at
 	c=${cur%"${cur##*[:=]}"}

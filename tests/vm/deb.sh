@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# histtop installed from its Debian package, in the guest: the .deb is
-# unpacked over / with dpkg-deb (busybox), replacing the initramfs' own
-# histtop, every file is checked against the package's md5sums, and the
-# installed histtop runs live.  Then the run-all.sh suites named after the
+# histtop installed from its Debian package, in the guest: the initramfs'
+# own histtop (the build tree's) is removed, the .deb is unpacked over /
+# with dpkg-deb (busybox's, which overwrites no file), every file is checked
+# against the package's md5sums, and the installed histtop runs live.  Then the run-all.sh suites named after the
 # package run with it.  TAP on stdout, framed like run-all.sh's suites.
 #
 #   sh deb.sh PACKAGE.deb [SUITE...]
@@ -16,6 +16,8 @@ rm -rf $tmp
 mkdir -p $tmp
 echo "# suite: deb"
 
+own=$(md5sum </usr/bin/histtop)
+rm -f /usr/bin/histtop
 check "dpkg-deb -x unpacks ${deb##*/} over /" dpkg-deb -x "$deb" /
 dpkg-deb -e "$deb" $tmp/control
 (cd / && md5sum -c $tmp/control/md5sums) >$tmp/md5.out 2>&1
@@ -24,13 +26,35 @@ grep -v ': OK$' $tmp/md5.out | sed 's/^/# /'
 grep -q ' usr/bin/histtop$' $tmp/control/md5sums
 ok $? "the package's md5sums cover usr/bin/histtop"
 is "$(command -v histtop)" /usr/bin/histtop "histtop on PATH is /usr/bin/histtop"
-version=$(dpkg-deb -f "$deb" Version)
+[ "$(md5sum </usr/bin/histtop)" != "$own" ]
+ok $? "and it is not the build tree's histtop the initramfs had"
+version=$(dpkg-deb -f "$deb" | sed -n 's/^Version: //p')
 is "$(histtop --version)" "histtop $version" "histtop --version says the package's version"
 for f in /usr/share/man/man1/histtop.1.gz /usr/share/bash-completion/completions/histtop \
 	/usr/share/doc/histtop/README.md.gz; do
 	[ -s $f ]
 	ok $? "installed: $f"
 done
+
+# the packaged completion, in bash, against this kernel's tracefs at its
+# default place (no --tracefs)
+comp() {	# WORDS...: the candidates for the last word, space-separated
+	bash --norc --noprofile -c '
+		. /usr/share/bash-completion/completions/histtop || exit 1
+		spec=$(complete -p histtop) || exit 1
+		fn=${spec#*-F }; fn=${fn%% *}
+		COMP_WORDS=("$@") COMP_CWORD=$(($# - 1))
+		"$fn" histtop "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		echo "${COMPREPLY[*]}"' bash "$@"
+}
+if command -v bash >/dev/null; then
+	is "$(comp histtop -e kmem : kma)" kmalloc "completion: -e kmem:kma gives kmalloc from /sys/kernel/tracing"
+	is "$(comp histtop -e kmem : kmalloc -k bytes_r)" bytes_req "completion: -k bytes_r gives kmem:kmalloc's bytes_req"
+	is "$(comp histtop -e kmem : kmalloc -v bytes_req.he)" bytes_req.hex "completion: -v bytes_req.he gives .hex from the kernel's README"
+	is "$(comp histtop --ver)" --version "completion: --ver gives --version"
+else
+	ok 1 "the packaged completion (no bash in the guest)"
+fi
 
 # live: -b -n 2 against a known workload; the second frame has its reads
 reset_triggers
