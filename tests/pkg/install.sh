@@ -9,8 +9,9 @@ src=${top_srcdir:-.}
 build=${top_builddir:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# not a sub-make of make check: no jobserver to inherit
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -C "$build" "$@" >>"$tmp/make.log" 2>&1; }
+# MAKEFLAGS stays: it carries make check's command-line variables (tests/all
+# runs the ASan check with noinst_PROGRAMS= so the static helpers are not built)
+mk() { "${MAKE:-make}" -C "$build" "$@" >>"$tmp/make.log" 2>&1; }
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$build/config.h")
 
 mk install DESTDIR="$tmp/root" prefix=/usr
