@@ -223,9 +223,10 @@ _histtop()
 		;;
 	esac
 
-	# keep the candidates that fit, whole words as typed ...
+	# keep the candidates that fit, whole words as typed (none with bytes
+	# that are not printable: an instance is named by whoever made it) ...
 	for w in "${cands[@]}"; do
-		[[ -n $w && $w == "$val"* ]] && COMPREPLY+=("$pre$w")
+		[[ -n $w && $w == "$val"* && $w != *[^[:print:]]* ]] && COMPREPLY+=("$pre$w")
 	done
 	# ... less what bash does not replace: up to the last ':' or '=' it split at
 	c=${cur%"${cur##*[:=]}"}

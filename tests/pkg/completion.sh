@@ -104,6 +104,9 @@ want "histtop --tracefs $fs -e kmem:kmalloc -k call_site.sym" "call_site.sym cal
 
 # instances, directories, files
 want "histtop --tracefs $fs --instance " "histtop-42 mine " "--instance: the tracefs instances"
+mkdir "$fs/instances/$(printf 'x\033]0;owned\007')" "$fs/events/$(printf 'y\033[2J')"
+want "histtop --tracefs $fs --instance " "histtop-42 mine " "a name with control bytes is not offered"
+want "histtop --tracefs $fs -e " "kmem: sched: syscalls: " "nor an event system's"
 mkdir -p "$tmp/frames.d"
 : >"$tmp/frames.f"
 want "histtop --replay $tmp/frames" "$tmp/frames.d " "--replay: directories only"
