@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make install DESTDIR=... installs exactly what the Debian package ships
+# (histtop, its man page, its bash completion, README.md), with the right
+# modes; the installed histtop runs; make uninstall takes it all away; the
+# package's version is configure.ac's.
+. "${top_srcdir:-.}/tests/ui/lib.sh"
+src=${top_srcdir:-.}
+build=${top_builddir:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# MAKEFLAGS stays: it carries make check's command-line variables (tests/all
+# runs the ASan check with noinst_PROGRAMS= so the static helpers are not built)
+mk() { "${MAKE:-make}" -C "$build" "$@" >>"$tmp/make.log" 2>&1; }
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$build/config.h")
+
+mk install DESTDIR="$tmp/root" prefix=/usr
+ok $? "make install DESTDIR=... prefix=/usr exits 0"
+got=$(cd "$tmp/root" && find . ! -type d | sort | tr '\n' ' ')
+is "$got" "./usr/bin/histtop ./usr/share/bash-completion/completions/histtop ./usr/share/doc/histtop/README.md ./usr/share/man/man1/histtop.1 " \
+	"it installs histtop, the completion under the command's name, README.md and the man page"
+got=$(cd "$tmp/root" && find . ! -type d -exec stat -c '%a %n' {} + | sort -k2 | cut -d' ' -f1 | tr '\n' ' ')
+is "$got" "755 644 644 644 " "the program is executable, the rest 0644"
+cmp -s "$src/histtop/histtop.bash" "$tmp/root/usr/share/bash-completion/completions/histtop"
+ok $? "the installed completion is histtop/histtop.bash"
+cmp -s "$src/histtop/histtop.1" "$tmp/root/usr/share/man/man1/histtop.1"
+ok $? "the installed man page is histtop/histtop.1"
+
+out=$("$tmp/root/usr/bin/histtop" --version); rc=$?
+is "$rc" 0 "the installed histtop --version exits 0"
+is "$out" "histtop $version" "and prints 'histtop VERSION' with configure.ac's version"
+out=$("$tmp/root/usr/bin/histtop" -V)
+is "$out" "histtop $version" "-V is --version"
+like "$("$tmp/root/usr/bin/histtop" --help)" '^  -V, --version ' "--help lists --version"
+like "$(cat "$src/histtop/histtop.1")" '^\.BR \\-V ", " \\-\\-version' "the man page lists --version"
+
+mk uninstall DESTDIR="$tmp/root" prefix=/usr
+ok $? "make uninstall exits 0"
+is "$(cd "$tmp/root" && find . ! -type d)" "" "make uninstall leaves no file behind"
+
+# debian/changelog carries the same version as configure.ac (debian/rules
+# checks it again at build time)
+if [ -f "$src/debian/changelog" ]; then
+	deb=$(sed -n '1s/^histtop (\([^)]*\)).*/\1/p' "$src/debian/changelog")
+	is "$deb" "$version" "debian/changelog's version is configure.ac's"
+fi
+[ $_fail -eq 0 ] || sed 's/^/#   make: /' "$tmp/make.log" | tail -n 20
+done_testing
