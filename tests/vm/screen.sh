@@ -62,6 +62,9 @@ ok $? "continued: the counts move again ($h2 -> $h3)"
 $T send-keys -t t p
 wait_for '\[paused\]'
 $T send-keys -t t z
+wait_for "Clear the kernel's table\? y/N"
+ok $? "z: asks before it clears"
+$T send-keys -t t y
 wait_for 'aggregation is cleared'
 ok $? "z: the message line confirms"
 wait_for 'Hits 0 '
