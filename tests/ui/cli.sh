@@ -50,18 +50,25 @@ like "$out" '\(2 more rows\)' "-T says how many rows it left out"
 
 # attach picks up a rewritten file, and deltas follow the kernel's numbers
 fakefs "$tmp/fs2" sched sched_process_fork fork-paused.hist
-( sleep 0.4; sed 's/hitcount:          4/hitcount:          9/; s/Hits: 4/Hits: 9/' \
+# (replaced once the second frame is out, so that the third one reads it)
+: >"$tmp/o2"
+( i=0; while [ "$(wc -l <"$tmp/o2")" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  sed 's/hitcount:          4/hitcount:          9/; s/Hits: 4/Hits: 9/' \
 	"$FIXTURES/fork-paused.hist" >"$tmp/fs2/events/sched/sched_process_fork/hist.new" &&
 	mv "$tmp/fs2/events/sched/sched_process_fork/hist.new" \
 		"$tmp/fs2/events/sched/sched_process_fork/hist" ) &
-out=$("$HISTTOP" -e sched:sched_process_fork --attach --tracefs "$tmp/fs2" --json -n 3 -d 0.3)
+"$HISTTOP" -e sched:sched_process_fork --attach --tracefs "$tmp/fs2" --json -n 3 -d 0.5 >"$tmp/o2"
 wait
+out=$(cat "$tmp/o2")
 like "$(printf '%s\n' "$out" | tail -n 1)" '"key":"child_comm: fx_fork","keys":\{[^}]*\},"total":\{"hitcount":9\},"delta":\{"hitcount":5\}' \
 	"a replaced hist file is picked up: total 9, delta 5"
 
 # a garbled frame keeps the last good one and says why
 fakefs "$tmp/fs3" syscalls sys_enter_read read-execname.hist
-( sleep 0.15; head -c 200 "$FIXTURES/read-execname.hist" >"$tmp/fs3/events/syscalls/sys_enter_read/hist" ) &
+# (garbled once the first frame is out: a first read that fails ends histtop)
+: >"$tmp/o3"
+( i=0; while [ ! -s "$tmp/o3" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  head -c 200 "$FIXTURES/read-execname.hist" >"$tmp/fs3/events/syscalls/sys_enter_read/hist" ) &
 err=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs3" --json -n 3 -d 0.3 2>&1 >"$tmp/o3")
 wait
 is "$(wc -l <"$tmp/o3")" 1 "a truncated frame is not output"

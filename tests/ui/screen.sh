@@ -127,28 +127,32 @@ live() {	# NAME ARGS...: histtop live in $tmp/NAME; its pid in $tmp/NAME.pid
 		"TERM=screen LANG=C.UTF-8 $live_prefix sh $tmp/$n.sh $*; echo EXITED \$?; sleep 30"
 }
 trigger_of() { cat "$tmp/$1/instances/histtop-$(cat "$tmp/$1.pid")/events/syscalls/sys_enter_read/trigger"; }
-gone() {	# PID: wait up to 5 s for it to end
+gone() {	# PID: wait up to 15 s for it to end (else kill it: a spin)
 	i=0
-	while kill -0 "$1" 2>/dev/null; do
-		[ $i -lt 50 ] || { kill -KILL "$1"; return 1; }
+	# a zombie has ended (its parent, the pane's shell, may be gone too)
+	while kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; do
+		[ $i -lt 150 ] || { kill -KILL "$1"; return 1; }
 		sleep 0.1
 		i=$((i + 1))
 	done
 }
 
-# SIGTERM while the / prompt is open: histtop ends at once and cleans up
-live term -d 0.2
-wait_for 'fx_b'
-$T send-keys -t t / f x
-wait_for 'filter: fx'
-kill -TERM "$(cat "$tmp/term.pid")"
-wait_for 'EXITED'
-ok $? "SIGTERM during the / prompt: histtop exits"
-gone "$(cat "$tmp/term.pid")"
-like "$(trigger_of term)" '^!hist:keys=common_pid.execname' "and removes its trigger"
+# SIGTERM or SIGHUP while the / prompt is open: histtop ends at once and
+# cleans up
+for sig in TERM HUP; do
+	live "s$sig" -d 0.2
+	wait_for 'fx_b'
+	$T send-keys -t t / f x
+	wait_for 'filter: fx'
+	kill -$sig "$(cat "$tmp/s$sig.pid")"
+	wait_for 'EXITED'
+	ok $? "SIG$sig during the / prompt: histtop exits"
+	gone "$(cat "$tmp/s$sig.pid")"
+	like "$(trigger_of "s$sig")" '^!hist:keys=common_pid.execname' "and removes its trigger"
+done
 
-# the terminal goes away during the prompt (tmux server killed: a hang-up,
-# then EOF/EIO on the tty): histtop exits, it does not spin
+# the terminal goes away during the prompt (the tmux server killed: EOF or
+# EIO on the tty): histtop exits, it does not spin
 lose_terminal() {	# NAME DESC [PREFIX]: kill the terminal under the / prompt
 	live_prefix=$3
 	live "$1" -d 0.2
@@ -162,9 +166,9 @@ lose_terminal() {	# NAME DESC [PREFIX]: kill the terminal under the / prompt
 	ok $? "$2"
 	like "$(trigger_of "$1")" '^!hist:keys=common_pid.execname' "and removes its trigger"
 }
-lose_terminal hup "terminal gone during the prompt: histtop exits"
-# the same without the hang-up signal (histtop in its own session): only
-# the tty's EOF/EIO says the terminal is gone
+lose_terminal lost "terminal gone during the prompt: histtop exits"
+# the same in its own session, where no hang-up signal can come: only the
+# tty's EOF/EIO says the terminal is gone
 lose_terminal eof "terminal gone during the prompt, no SIGHUP: histtop exits on the tty's EOF" setsid
 
 # z asks before it clears the kernel's table; any key but y keeps it
