@@ -93,9 +93,9 @@ struct run {
 	char *status;		/* message line */
 	bool status_error;
 	/*
-	 * --profile: milliseconds of CPU time, summed.  The first refresh parses every line;
-	 * the later ones only the lines that changed (the memo), so they are
-	 * kept apart.
+	 * --profile: milliseconds of CPU time, summed.  The first refresh
+	 * parses every line; the later ones only the lines that changed (the
+	 * memo), so they are kept apart.
 	 */
 	unsigned long prof_n;
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
