@@ -505,7 +505,7 @@ static bool quitting(const struct ui *u)
  * waits on the terminal itself and asks curses only for what is there:
  * readable yet no key means EOF or EIO.
  */
-static int read_key(struct ui *u, int timeout_ms)
+int ui_getkey(struct ui *u, int timeout_ms)
 {
 	int ch;
 
@@ -535,11 +535,6 @@ static int read_key(struct ui *u, int timeout_ms)
 	return UI_KEY_LOST;
 }
 
-int ui_getkey(struct ui *u, int timeout_ms)
-{
-	return read_key(u, timeout_ms);
-}
-
 /* A blocking wait for one key that gives up on the quit flag or a lost
  * terminal (UI_KEY_LOST then). */
 static int wait_key(struct ui *u)
@@ -547,7 +542,7 @@ static int wait_key(struct ui *u)
 	int ch;
 
 	for (;;) {
-		ch = read_key(u, -1);
+		ch = ui_getkey(u, -1);
 		if (ch == UI_KEY_LOST || quitting(u))
 			return UI_KEY_LOST;
 		if (ch >= 0 && ch != KEY_RESIZE)
