@@ -100,10 +100,11 @@ is "$(histtop_instances)" 0 "q: no histtop instance left"
 # ends at once and the kernel is left as it was found
 for how in TERM HUP terminal; do
 	$T kill-session -t t 2>/dev/null
+	rm -f /tmp/histtop.pid
 	$T new-session -d -s t -x 110 -y 24 \
-		"histtop -e syscalls:sys_enter_read -k common_pid.execname -d 0.3; echo EXITED \$?; sleep 60"
+		"sh -c 'echo \$\$ >/tmp/histtop.pid; exec histtop -e syscalls:sys_enter_read -k common_pid.execname -d 0.3'; echo EXITED \$?; sleep 60"
 	wait_for '^ *ht_s '
-	hpid=$(ls "$TRACING/instances" | sed -n 's/^histtop-\([0-9]*\)$/\1/p')
+	hpid=$(cat /tmp/histtop.pid)
 	$T send-keys -t t / h t
 	wait_for 'filter: ht'
 	if [ $how = terminal ]; then
@@ -116,6 +117,7 @@ for how in TERM HUP terminal; do
 	! alive "$hpid"
 	ok $? "$how under the / prompt: histtop exits"
 	is "$(histtop_instances)" 0 "$how under the / prompt: no histtop instance left"
+	alive "$hpid" && kill -KILL "$hpid"	# a hang: the next start reaps its instance
 done
 kill $lpid
 reset_triggers
