@@ -7,6 +7,7 @@
  * goes through source_close(), which removes what histtop installed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "trigger.h"
 #include "ui.h"
 #include "util.h"
+#include "wait.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -53,16 +55,32 @@ static double now_mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Sleep up to secs; returns early on a signal. */
-static void nap(double secs)
+/* CPU time of the process (user and system: a read of tracefs is system time). */
+static double now_cpu(void)
 {
 	struct timespec ts;
 
-	if (secs <= 0)
-		return;
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The refreshes keep a fixed schedule, start + k * delay: the first tick
+ * after now.  A slow frame skips the ticks it overran instead of making
+ * them up in a burst.
+ */
+static double next_tick(double start, double delay, double now)
+{
+	return start + (floor((now - start) / delay) + 1) * delay;
+}
+
+/* Sleep until the monotonic time `until`; returns early on a quit signal. */
+static void sleep_until(double until)
+{
+	double left;
+
+	while (!quit_signal && (left = until - now_mono()) > 0)
+		wait_fd(-1, (int)ceil(left * 1000), &quit_signal);
 }
 
 struct run {
@@ -76,9 +94,9 @@ struct run {
 	char *status;		/* message line */
 	bool status_error;
 	/*
-	 * --profile: milliseconds, summed.  The first refresh parses every line;
-	 * the later ones only the lines that changed (the memo), so they are
-	 * kept apart.
+	 * --profile: milliseconds of CPU time, summed.  The first refresh
+	 * parses every line; the later ones only the lines that changed (the
+	 * memo), so they are kept apart.
 	 */
 	unsigned long prof_n;
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
@@ -162,8 +180,9 @@ static void apply_display_sort(struct run *r)
 }
 
 /*
- * Read and fold in one frame.  Returns 0 (a frame), 1 (no more frames) or
- * -1 with *err: the table keeps the last good frame (all-or-nothing).
+ * Read and fold in one frame.  Returns 0 (a frame), 1 (no more frames), -1
+ * with *err: the table keeps the last good frame (all-or-nothing), or -2
+ * with *err: histtop's own trigger is gone, there is nothing more to read.
  */
 static int take_frame(struct run *r, char **err)
 {
@@ -171,13 +190,13 @@ static int take_frame(struct run *r, char **err)
 	struct hp_snapshot *s;
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	char *perr = NULL;
-	double t0 = now_mono(), t1, t2;
+	double t0 = now_cpu(), t1, t2;
 	int ret, try;
 
 	ret = source_read(r->src, &r->raw, err);
 	if (ret)
 		return ret;
-	t1 = now_mono();
+	t1 = now_cpu();
 	/*
 	 * Lines the table saw in the last frame are not parsed again; when the
 	 * columns changed under that memo, the table says so: parse it all.
@@ -185,15 +204,16 @@ static int take_frame(struct run *r, char **err)
 	for (try = r->no_memo; ; try++) {
 		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : &memo, &perr);
 		if (!s) {
-			*err = xasprintf("unreadable hist text, showing the last good frame: %s",
-					 perr);
+			*err = xasprintf("unreadable hist text%s: %s", r->good.buf ?
+					 ", showing the last good frame" : "", perr);
 			free(perr);
 			return -1;
 		}
 		h = pick_hist(r, s, err);
 		if (!h) {
 			hp_snapshot_free(s);
-			return -1;
+			/* histtop never adds its trigger again: it will not come back */
+			return source_trigger(r->src) ? -2 : -1;
 		}
 		if (!table_update(r->t, h, now_mono()) || try)
 			break;
@@ -208,7 +228,7 @@ static int take_frame(struct run *r, char **err)
 		r->raw = tmp;
 	}
 	apply_display_sort(r);
-	t2 = now_mono();
+	t2 = now_cpu();
 	r->prof_n++;
 	if (r->prof_n == 1)
 		r->prof_read_first = (t1 - t0) * 1e3;
@@ -218,69 +238,128 @@ static int take_frame(struct run *r, char **err)
 	return 0;
 }
 
-static int export_frame(struct run *r, const char *prefix, char **written)
+enum export_kind {
+	EXPORT_HIST,
+	EXPORT_CSV,
+	EXPORT_FOLDED,
+};
+
+/*
+ * Write one export file.  It never follows a symlink (O_NOFOLLOW); new:
+ * only a file that does not exist yet (O_EXCL), else created or replaced.
+ * On failure *err says why and errno is kept.
+ */
+static int export_file(struct run *r, const char *path, enum export_kind kind, bool new,
+		       char **err)
 {
-	struct strbuf sb;
-	char *path;
-	FILE *f;
-	int ret = 0;
-	size_t k;
-	bool stacks = false;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (new ? O_EXCL : O_TRUNC),
+		      0644);
+	struct out_ctx c = { .event = source_desc(r->src) };
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int ret, e;
+
+	if (!f) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		*err = xasprintf("%s: %s", path, e == ELOOP ? "a symbolic link (not followed)" :
+				 strerror(e));
+		errno = e;
+		return -1;
+	}
+	switch (kind) {
+	case EXPORT_HIST:
+		ret = fputs(r->good.buf, f) == EOF;
+		break;
+	case EXPORT_CSV:
+		ret = out_csv(f, &c, r->t);
+		break;
+	default:
+		ret = out_folded(f, r->t, r->t->sort_col);
+		break;
+	}
+	e = errno;
+	if (fclose(f) && !ret) {
+		ret = 1;
+		e = errno;
+	}
+	if (ret) {
+		*err = xasprintf("%s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write prefix.hist, prefix.csv and, for stacks, prefix.folded.  unique:
+ * files that did not exist, under the first free name of prefix,
+ * prefix-1, ... prefix-99 (the e key); else the files named by --export
+ * are replaced.  *written lists the files, or says why none was.
+ */
+static int export_frame(struct run *r, const char *prefix, bool unique, char **written)
+{
+	static const char *const ext[] = { "hist", "csv", "folded" };
+	size_t k, nkinds = 2;
+	int i;
 
 	if (!r->good.buf) {
 		*written = xstrdup("nothing to export yet");
 		return -1;
 	}
-	sb_init(&sb);
-	path = xasprintf("%s.hist", prefix);
-	f = fopen(path, "w");
-	if (!f || fputs(r->good.buf, f) == EOF || fclose(f)) {
-		*written = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	sb_puts(&sb, path);
-	free(path);
-
-	path = xasprintf("%s.csv", prefix);
-	f = fopen(path, "w");
-	if (f) {
-		struct out_ctx c = { .event = source_desc(r->src) };
-
-		ret = out_csv(f, &c, r->t);
-		ret |= fclose(f);
-	}
-	if (!f || ret) {
-		*written = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		sb_free(&sb);
-		return -1;
-	}
-	sb_printf(&sb, ", %s", path);
-	free(path);
-
 	for (k = 0; k < r->t->nkeys; k++)
-		stacks |= hp_key_is_stack(r->t->key_names[k]);
-	if (stacks) {
-		path = xasprintf("%s.folded", prefix);
-		f = fopen(path, "w");
-		if (!f || out_folded(f, r->t, r->t->sort_col) || fclose(f)) {
-			*written = xasprintf("%s: %s", path, strerror(errno));
-			free(path);
-			sb_free(&sb);
-			return -1;
+		if (hp_key_is_stack(r->t->key_names[k]))
+			nkinds = 3;
+	/* every row in order, also when -T ordered only the rows printed */
+	table_sort_upto(r->t, r->t->nrows);
+	for (i = 0; i < 100; i++) {
+		char *base = i ? xasprintf("%s-%d", prefix, i) : xstrdup(prefix);
+		char *paths[3] = { NULL };
+		struct strbuf sb;
+		bool exists = false, done;
+
+		sb_init(&sb);
+		for (k = 0; k < nkinds; k++) {
+			paths[k] = xasprintf("%s.%s", base, ext[k]);
+			if (export_file(r, paths[k], k, unique, written)) {
+				exists = errno == EEXIST;
+				break;
+			}
+			sb_printf(&sb, "%s%s", k ? ", " : "", paths[k]);
 		}
-		sb_printf(&sb, ", %s", path);
-		free(path);
+		done = k == nkinds;
+		while (!done && unique && k-- > 0)
+			unlink(paths[k]);	/* ours, created just now */
+		for (k = 0; k < 3; k++)
+			free(paths[k]);
+		free(base);
+		if (done) {
+			*written = sb_detach(&sb);
+			return 0;
+		}
+		sb_free(&sb);
+		if (!unique || !exists || i == 99)
+			return -1;
+		free(*written);	/* taken: try the next name */
 	}
-	*written = sb_detach(&sb);
-	return 0;
+	return -1;
+}
+
+/*
+ * An error that ends histtop: its own trigger is gone, or the very first
+ * read already failed (a trigger the kernel did not take as it was given,
+ * a file that is no hist text): trying again every interval would only
+ * repeat the message.
+ */
+static bool fatal(const struct run *r, int fr)
+{
+	return fr == -2 || (fr < 0 && !r->prof_n);
 }
 
 static int run_batch(struct run *r)
 {
 	struct out_ctx c = { .event = source_desc(r->src), .top = r->o->top };
-	double next = now_mono();
+	double start = now_mono();
 	long n = 0;
 	int ret;
 
@@ -293,8 +372,10 @@ static int run_batch(struct run *r)
 		if (ret < 0) {
 			fprintf(stderr, "histtop: %s\n", err);
 			free(err);
+			if (fatal(r, ret))
+				return 1;
 		} else {
-			double t0 = now_mono();
+			double t0 = now_cpu();
 
 			switch (r->o->format) {
 			case OUT_JSON:
@@ -309,14 +390,14 @@ static int run_batch(struct run *r)
 			}
 			if (ret)	/* EPIPE: the reader went away */
 				return errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
-			prof_own(r, (now_mono() - t0) * 1e3);
+			prof_own(r, (now_cpu() - t0) * 1e3);
 		}
 		if (r->o->iterations && ++n >= r->o->iterations)
 			break;
-		next += r->o->delay;
-		nap(next - now_mono());
+		sleep_until(next_tick(start, r->o->delay, now_mono()));
 	}
-	return 0;
+	/* no good frame: the errors said why */
+	return r->prof_n || quit_signal ? 0 : 1;
 }
 
 static void warn_to_status(void *ctx, const char *msg)
@@ -352,12 +433,13 @@ static int run_ui(struct run *r)
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
 	struct ui_view v = { 0 };
 	struct ui *u;
-	char *err = NULL;
-	double next = now_mono();
+	char *err = NULL, *fatal_err = NULL;
+	double start = now_mono(), next = start;
 	long n = 0;
 	int ret = 0;
+	bool lost;
 
-	u = ui_new(r->o->color, &err);
+	u = ui_new(r->o->color, &quit_signal, &err);
 	if (!u) {
 		fprintf(stderr, "histtop: %s\n", err);
 		free(err);
@@ -374,18 +456,26 @@ static int run_ui(struct run *r)
 		int key, wait_ms;
 
 		if (!v.frozen && !r->ended && now_mono() >= next) {
-			int fr = take_frame(r, &err);
+			int fr;
 
+			/* -n: the last frame stays up for its interval */
+			if (r->o->iterations && n >= r->o->iterations)
+				break;
+			fr = take_frame(r, &err);
+			n++;
+			if (fatal(r, fr)) {
+				fatal_err = err;
+				ret = 1;
+				break;
+			}
 			if (fr == 1) {
 				r->ended = true;
 			} else if (fr < 0) {
 				set_status(r, true, "%s", err);
 				free(err);
 				err = NULL;
-			} else if (r->o->iterations && ++n >= r->o->iterations) {
-				break;
 			}
-			next = now_mono() + v.delay;
+			next = next_tick(start, v.delay, now_mono());
 		}
 		v.ended = r->ended;
 		v.status = r->status;
@@ -393,6 +483,8 @@ static int run_ui(struct run *r)
 		ui_draw(u, &v);
 		wait_ms = v.frozen || r->ended ? 1000 : (int)ceil((next - now_mono()) * 1000);
 		key = ui_getkey(u, wait_ms < 0 ? 0 : wait_ms);
+		if (key == UI_KEY_LOST)
+			break;	/* the terminal is gone: quit, as on q */
 		if (key < 0)
 			continue;
 		/* a message stays until the next key */
@@ -416,7 +508,7 @@ static int run_ui(struct run *r)
 			if (c == SRC_CLEAR)
 				table_reset(r->t);
 			set_status(r, false, "the kernel's aggregation is %s", ctl_done[c]);
-			next = now_mono();	/* show the new state now */
+			start = next = now_mono();	/* show the new state now */
 			break;
 		}
 		case UI_FREEZE:
@@ -424,20 +516,21 @@ static int run_ui(struct run *r)
 			set_status(r, false, v.frozen ? "display frozen; the kernel keeps counting "
 					"(f resumes)" : "display resumed");
 			if (!v.frozen)
-				next = now_mono();
+				start = next = now_mono();
 			break;
 		case UI_FASTER:
 		case UI_SLOWER:
 			v.delay = step_delay(v.delay, act == UI_SLOWER ? 1 : -1);
 			set_status(r, false, "refresh every %.2gs", v.delay);
-			next = now_mono() + v.delay;
+			start = now_mono();
+			next = start + v.delay;
 			break;
 		case UI_EXPORT: {
 			char prefix[64], *what = NULL;
 			time_t now = time(NULL);
 
 			strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
-			if (export_frame(r, r->o->export ? r->o->export : prefix, &what))
+			if (export_frame(r, r->o->export ? r->o->export : prefix, true, &what))
 				set_status(r, true, "export: %s", what);
 			else
 				set_status(r, false, "wrote %s", what);
@@ -449,8 +542,15 @@ static int run_ui(struct run *r)
 		}
 	}
 out:
+	lost = ui_input_lost(u);
 	ui_free(u);
 	source_set_warn_sink(NULL, NULL);
+	if (lost && !quit_signal)
+		fprintf(stderr, "histtop: the terminal's input ended; quitting\n");
+	if (fatal_err) {
+		fprintf(stderr, "histtop: %s\n", fatal_err);
+		free(fatal_err);
+	}
 	return ret;
 }
 
@@ -487,14 +587,14 @@ int main(int argc, char **argv)
 	sb_init(&r.raw);
 	sb_init(&r.good);
 	r.src = source_open(&o, &note, &err);
+	if (note) {	/* also when the start then failed */
+		fprintf(stderr, "histtop: %s\n", note);
+		free(note);
+	}
 	if (!r.src) {
 		fprintf(stderr, "histtop: %s\n", err);
 		free(err);
 		goto out_table;
-	}
-	if (note) {
-		fprintf(stderr, "histtop: %s\n", note);
-		free(note);
 	}
 
 	ret = o.batch ? run_batch(&r) : run_ui(&r);
@@ -502,7 +602,7 @@ int main(int argc, char **argv)
 	if (o.export && o.batch) {
 		char *what = NULL;
 
-		if (export_frame(&r, o.export, &what)) {
+		if (export_frame(&r, o.export, false, &what)) {
 			fprintf(stderr, "histtop: export: %s\n", what);
 			ret = 1;
 		}
@@ -513,9 +613,9 @@ int main(int argc, char **argv)
 		double rd = r.prof_read_later / n, own = r.prof_own_later / n;
 		double rd1 = r.prof_read_first, own1 = r.prof_own_first;
 
-		fprintf(stderr, "histtop: profile: %lu refreshes, %.0f entries; later: read %.2f "
-			"ms, histtop %.2f ms (parse, model, sort, output) a refresh, %.1f%% of "
-			"the read; first: read %.2f ms, histtop %.2f ms (%.1f%%)\n",
+		fprintf(stderr, "histtop: profile: CPU time, %lu refreshes, %.0f entries; later: "
+			"read %.2f ms, histtop %.2f ms (parse, model, sort, output) a refresh, "
+			"%.1f%% of the read; first: read %.2f ms, histtop %.2f ms (%.1f%%)\n",
 			r.prof_n, (double)r.t->entries, rd, own, rd > 0 ? 100 * own / rd : 0,
 			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
 	}

@@ -53,9 +53,12 @@ const char opts_usage[] =
 "  -h, --help               this text\n"
 "  -V, --version            the version\n"
 "\n"
-"Keys in the screen: p pause, c continue, z clear (the kernel's aggregation);\n"
-"f freeze the display; < > sort column; r reverse; t totals/deltas; +/- interval;\n"
-"/ filter rows; Enter expand a stack; e export; ? help; q quit.\n";
+"Keys in the screen: p pause, c continue, z clear (asks y/N first) the kernel's\n"
+"aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
+"delta or the total; k sort by key; t totals only; + - refresh slower/faster;\n"
+"/ filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End move; Enter expand\n"
+"a stack; e export the frame (new files: NAME, NAME-1, ...); ? help; q quit.\n"
+"The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
 	OPT_FILTER = 256,

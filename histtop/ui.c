@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curses.h>
 
 #include "out.h"
 #include "ui.h"
 #include "util.h"
+#include "wait.h"
 
 #define HEADER_LINES 5	/* title, trigger, totals, message, column header */
 
@@ -25,6 +28,8 @@ enum {
 };
 
 struct ui {
+	const volatile sig_atomic_t *quit;	/* set by the signal handlers (borrowed) */
+	bool lost;		/* the terminal's input ended */
 	bool color;
 	bool utf8;
 	bool active;		/* curses is up */
@@ -40,11 +45,12 @@ struct ui {
 	size_t shown_cap;
 };
 
-struct ui *ui_new(bool color, char **err)
+struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
 {
 	struct ui *u = xcalloc(1, sizeof(*u));
 	const char *cs;
 
+	u->quit = quit;
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	u->utf8 = cs && !strcmp(cs, "UTF-8");
@@ -364,14 +370,14 @@ static void draw_help(struct ui *u, const struct ui_view *v)
 		"histtop keys",
 		"",
 		"  p   pause the kernel's aggregation      c   continue it",
-		"  z   clear the kernel's table (deltas restart from zero)",
+		"  z   clear the kernel's table (asks y/N; deltas restart from zero)",
 		"  f   freeze the display (the kernel keeps counting)",
 		"  < > sort by the previous/next column    r   reverse the order",
 		"  t   totals only / totals and deltas     d   sort by delta or total",
 		"  k   sort by key                         + - refresh slower/faster",
 		"  /   filter rows by key text (Esc clears)",
 		"  Up/Down PgUp/PgDn Home/End   move       Enter  expand a stack",
-		"  e   export the frame (.hist .csv .folded)",
+		"  e   export the frame to new files (.hist .csv .folded)",
 		"  ?   this help                           q   quit",
 		"",
 		"Rows: bold cyan = new this interval, blue = gone from the kernel table.",
@@ -483,34 +489,94 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	refresh();
 }
 
+bool ui_input_lost(const struct ui *u)
+{
+	return u->lost;
+}
+
+static bool quitting(const struct ui *u)
+{
+	return u->lost || (u->quit && *u->quit);
+}
+
+/*
+ * A key, UI_KEY_NONE or UI_KEY_LOST.  curses cannot tell a timeout from an
+ * end of input (getch() says ERR for both, at once on EOF), so histtop
+ * waits on the terminal itself and asks curses only for what is there:
+ * readable yet no key means EOF or EIO.
+ */
 int ui_getkey(struct ui *u, int timeout_ms)
 {
 	int ch;
 
-	timeout(timeout_ms);
+	if (u->lost)
+		return UI_KEY_LOST;
+	timeout(0);
+	ch = getch();	/* one already in curses's queue, or a resize */
+	if (ch != ERR)
+		return ch;
+	switch (wait_fd(STDIN_FILENO, timeout_ms, u->quit)) {
+	case WAIT_TIMEOUT:
+	case WAIT_SIGNAL:	/* a quit flag, or a resize (the next getch says) */
+		return UI_KEY_NONE;
+	case WAIT_HUP:
+		u->lost = true;
+		return UI_KEY_LOST;
+	case WAIT_READY:
+		break;
+	}
+	errno = 0;
 	ch = getch();
-	if (ch == ERR)
-		return -1;
-	return ch;
+	if (ch != ERR)
+		return ch;
+	if (errno == EINTR)
+		return UI_KEY_NONE;
+	u->lost = true;
+	return UI_KEY_LOST;
 }
 
-/* A line of input on the message line; returns false on Esc. */
-static bool prompt(struct ui *u, const char *what, char *buf, size_t size)
+/* A blocking wait for one key that gives up on the quit flag or a lost
+ * terminal (UI_KEY_LOST then). */
+static int wait_key(struct ui *u)
 {
+	int ch;
+
+	for (;;) {
+		ch = ui_getkey(u, -1);
+		if (ch == UI_KEY_LOST || quitting(u))
+			return UI_KEY_LOST;
+		if (ch >= 0 && ch != KEY_RESIZE)
+			return ch;
+	}
+}
+
+enum prompt_result {
+	PROMPT_DONE,
+	PROMPT_CANCEL,		/* Esc */
+	PROMPT_QUIT,		/* the quit flag, or the terminal is gone */
+};
+
+/* A line of input on the message line. */
+static enum prompt_result prompt(struct ui *u, const char *what, char *buf, size_t size)
+{
+	enum prompt_result res = PROMPT_DONE;
 	size_t n = strlen(buf);
 	int ch;
 
 	curs_set(1);
-	timeout(-1);
 	for (;;) {
 		move(3, 0);
 		clrtoeol();
 		mvprintw(3, 1, "%s%s", what, buf);
 		refresh();
-		ch = getch();
+		ch = wait_key(u);
+		if (ch == UI_KEY_LOST) {
+			res = PROMPT_QUIT;
+			break;
+		}
 		if (ch == 27) {
-			curs_set(0);
-			return false;
+			res = PROMPT_CANCEL;
+			break;
 		}
 		if (ch == '\n' || ch == KEY_ENTER)
 			break;
@@ -522,8 +588,24 @@ static bool prompt(struct ui *u, const char *what, char *buf, size_t size)
 		}
 	}
 	curs_set(0);
-	(void)u;
-	return true;
+	return res;
+}
+
+/* A question on the message line: y or Y says yes, any other key no. */
+static enum prompt_result ask(struct ui *u, const char *question)
+{
+	int ch;
+
+	move(3, 0);
+	clrtoeol();
+	attrset(pair(u, PAIR_WARN, A_BOLD));
+	mvaddstr(3, 1, question);
+	attrset(A_NORMAL);
+	refresh();
+	ch = wait_key(u);
+	if (ch == UI_KEY_LOST)
+		return PROMPT_QUIT;
+	return ch == 'y' || ch == 'Y' ? PROMPT_DONE : PROMPT_CANCEL;
 }
 
 enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
@@ -544,7 +626,17 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 	case 'c':
 		return UI_CONT;
 	case 'z':
-		return UI_CLEAR;
+		/* the kernel's counts are lost for good: ask (an attached trigger is refused) */
+		if (!v->can_control)
+			return UI_CLEAR;
+		switch (ask(u, "Clear the kernel's table? y/N")) {
+		case PROMPT_DONE:
+			return UI_CLEAR;
+		case PROMPT_QUIT:
+			return UI_QUIT;
+		default:
+			return UI_REDRAW;
+		}
 	case 'f':
 	case ' ':
 		return UI_FREEZE;
@@ -590,10 +682,16 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		char buf[sizeof(u->filter)];
 
 		snprintf(buf, sizeof(buf), "%s", u->filter);
-		if (prompt(u, "filter: ", buf, sizeof(buf)))
+		switch (prompt(u, "filter: ", buf, sizeof(buf))) {
+		case PROMPT_QUIT:
+			return UI_QUIT;
+		case PROMPT_DONE:
 			snprintf(u->filter, sizeof(u->filter), "%s", buf);
-		else
+			break;
+		case PROMPT_CANCEL:
 			u->filter[0] = '\0';
+			break;
+		}
 		u->sel = u->top = 0;
 		return UI_REDRAW;
 	}

@@ -3,6 +3,7 @@
 #ifndef HISTTOP_UI_H
 #define HISTTOP_UI_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "table.h"
@@ -35,14 +36,21 @@ enum ui_action {
 	UI_EXPORT,
 };
 
-struct ui *ui_new(bool color, char **err);
+/* quit: the flag the signal handlers set; every wait for a key ends on it. */
+struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err);
 /* Leave curses; safe to call twice and from any exit path. */
 void ui_free(struct ui *u);
 void ui_draw(struct ui *u, const struct ui_view *v);
-/* A key within timeout_ms, or -1.  Resizes are handled here. */
+/* ui_getkey's answers that are no key */
+#define UI_KEY_NONE (-1)	/* the time ran out, or a signal came: look at the flag */
+#define UI_KEY_LOST (-2)	/* the terminal's input ended (EOF, EIO, hang-up) */
+/* A key within timeout_ms, or UI_KEY_NONE or UI_KEY_LOST.  Never spins. */
 int ui_getkey(struct ui *u, int timeout_ms);
-/* View keys (sort, scroll, filter, help) are handled here; the others are
- * returned for main. */
+/* The terminal's input ended (EOF, EIO or a hang-up): histtop quits. */
+bool ui_input_lost(const struct ui *u);
+/* View keys (sort, scroll, filter, help) are handled here, and the question
+ * before z; the others are returned for main.  A prompt ends with UI_QUIT
+ * on the quit flag or a lost terminal. */
 enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v);
 
 #endif

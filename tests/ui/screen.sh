@@ -118,6 +118,118 @@ wait_for 'Dropped 172'
 like "$(screen)" 'Dropped 172 .*raise --size' "Dropped > 0 says to raise --size"
 $T send-keys -t t q
 
+# -n 1 draws its one frame (and keeps it up for the interval) before exiting
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 -d 2
+wait_for 'fx_b'
+ok $? "-n 1: the frame is drawn"
+wait_for 'EXITED 0'
+ok $? "-n 1: then histtop exits 0"
+
+# the terminal's input at EOF: histtop quits instead of spinning
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.2 "</dev/null"
+wait_for 'EXITED 0'
+ok $? "input at EOF: histtop quits with status 0"
+like "$(screen)" "the terminal's input ended; quitting" "and says why"
+
+# live mode on a fixture dir: the instance histtop-PID of the shell that
+# execs histtop holds the event; its trigger file shows what histtop wrote
+live() {	# NAME ARGS...: histtop live in $tmp/NAME; its pid in $tmp/NAME.pid
+	n=$1
+	shift
+	cat >"$tmp/$n.sh" <<-EOS
+	e=$tmp/$n/instances/histtop-\$\$/events/syscalls/sys_enter_read
+	mkdir -p "\$e"
+	cp "$FIXTURES/read-execname.hist" "\$e/hist"
+	: >"\$e/trigger"
+	echo \$\$ >"$tmp/$n.pid"
+	exec "$HISTTOP" --tracefs "$tmp/$n" -e syscalls:sys_enter_read -k common_pid.execname "\$@"
+	EOS
+	$T kill-session -t t 2>/dev/null
+	rm -f "$tmp/$n.pid"
+	$T new-session -d -s t -x 120 -y 30 \
+		"TERM=screen LANG=C.UTF-8 $live_prefix sh $tmp/$n.sh $*; echo EXITED \$?; sleep 30"
+}
+trigger_of() { cat "$tmp/$1/instances/histtop-$(cat "$tmp/$1.pid")/events/syscalls/sys_enter_read/trigger"; }
+gone() {	# PID: wait up to 15 s for it to end (else kill it: a spin)
+	i=0
+	# a zombie has ended (its parent, the pane's shell, may be gone too)
+	while kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; do
+		[ $i -lt 150 ] || { kill -KILL "$1"; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# SIGTERM or SIGHUP while the / prompt is open: histtop ends at once and
+# cleans up
+for sig in TERM HUP; do
+	live "s$sig" -d 0.2
+	wait_for 'fx_b'
+	$T send-keys -t t / f x
+	wait_for 'filter: fx'
+	kill -$sig "$(cat "$tmp/s$sig.pid")"
+	wait_for 'EXITED'
+	ok $? "SIG$sig during the / prompt: histtop exits"
+	gone "$(cat "$tmp/s$sig.pid")"
+	like "$(trigger_of "s$sig")" '^!hist:keys=common_pid.execname' "and removes its trigger"
+done
+
+# the terminal goes away during the prompt (the tmux server killed: EOF or
+# EIO on the tty): histtop exits, it does not spin
+lose_terminal() {	# NAME DESC [PREFIX]: kill the terminal under the / prompt
+	live_prefix=$3
+	live "$1" -d 0.2
+	live_prefix=
+	wait_for 'fx_b'
+	$T send-keys -t t / f
+	wait_for 'filter: f'
+	pid=$(cat "$tmp/$1.pid")
+	$T kill-server
+	gone "$pid"
+	ok $? "$2"
+	like "$(trigger_of "$1")" '^!hist:keys=common_pid.execname' "and removes its trigger"
+}
+lose_terminal lost "terminal gone during the prompt: histtop exits"
+# the same in its own session, where no hang-up signal can come: only the
+# tty's EOF/EIO says the terminal is gone
+lose_terminal eof "terminal gone during the prompt, no SIGHUP: histtop exits on the tty's EOF" setsid
+
+# z asks before it clears the kernel's table; any key but y keeps it
+live clr -d 0.2
+wait_for 'fx_b'
+$T send-keys -t t z
+wait_for "Clear the kernel's table\? y/N"
+ok $? "z asks first"
+$T send-keys -t t n
+i=0
+while screen | grep -q 'y/N' && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+! screen | grep -q 'y/N'
+ok $? "n: the question goes away"
+like "$(trigger_of clr)" '^hist:keys=common_pid.execname$' "n: nothing is written to the trigger"
+$T send-keys -t t z
+wait_for "Clear the kernel's table\? y/N"
+$T send-keys -t t y
+wait_for "aggregation is cleared"
+ok $? "y: cleared, and the message line says so"
+like "$(trigger_of clr)" '^hist:keys=common_pid.execname:clear' "y: the clear went to the kernel"
+$T send-keys -t t q
+wait_for 'EXITED'
+
+# e exports into new files only: a symlink planted at the name is not followed
+ln -s "$tmp/victim" "$tmp/snap.hist"
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.2 --export "$tmp/snap"
+wait_for 'fx_b'
+$T send-keys -t t e
+wait_for 'wrote .*snap-1\.hist'
+ok $? "e: a name already taken (here by a symlink) moves on to NAME-1"
+[ ! -e "$tmp/victim" ] && cmp -s "$tmp/snap-1.hist" "$FIXTURES/read-execname.hist"
+ok $? "the symlink's target is not written; NAME-1.hist holds the frame"
+$T send-keys -t t e
+wait_for 'wrote .*snap-2\.hist'
+ok $? "e again: the next free name"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
 # NO_COLOR and an ASCII locale still draw the screen
 $T kill-session -t t 2>/dev/null
 $T new-session -d -s t -x 100 -y 20 \

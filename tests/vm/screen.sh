@@ -22,6 +22,8 @@ wait_for() {	# PATTERN: up to 20 s
 # the total hitcount of the ht_s row on screen
 hits() { screen | grep -E '^ *ht_s ' | awk '{print $3}'; }
 histtop_instances() { ls "$TRACING/instances" | grep -c '^histtop-'; }
+# PID runs (a zombie whose parent, the pane's shell, is gone has ended)
+alive() { kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
 
 reset_triggers
 # a background load: one task named ht_s, a read every 20 ms
@@ -62,6 +64,9 @@ ok $? "continued: the counts move again ($h2 -> $h3)"
 $T send-keys -t t p
 wait_for '\[paused\]'
 $T send-keys -t t z
+wait_for "Clear the kernel's table\? y/N"
+ok $? "z: asks before it clears"
+$T send-keys -t t y
 wait_for 'aggregation is cleared'
 ok $? "z: the message line confirms"
 wait_for 'Hits 0 '
@@ -90,6 +95,30 @@ $T send-keys -t t q
 wait_for 'EXITED 0'
 ok $? "q: histtop exits 0"
 is "$(histtop_instances)" 0 "q: no histtop instance left"
+
+# a quit signal, or the terminal going away, under the / prompt: histtop
+# ends at once and the kernel is left as it was found
+for how in TERM HUP terminal; do
+	$T kill-session -t t 2>/dev/null
+	rm -f /tmp/histtop.pid
+	$T new-session -d -s t -x 110 -y 24 \
+		"sh -c 'echo \$\$ >/tmp/histtop.pid; exec histtop -e syscalls:sys_enter_read -k common_pid.execname -d 0.3'; echo EXITED \$?; sleep 60"
+	wait_for '^ *ht_s '
+	hpid=$(cat /tmp/histtop.pid)
+	$T send-keys -t t / h t
+	wait_for 'filter: ht'
+	if [ $how = terminal ]; then
+		$T kill-server
+	else
+		kill -$how "$hpid"
+	fi
+	i=0
+	while alive "$hpid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	! alive "$hpid"
+	ok $? "$how under the / prompt: histtop exits"
+	is "$(histtop_instances)" 0 "$how under the / prompt: no histtop instance left"
+	alive "$hpid" && kill -KILL "$hpid"	# a hang: the next start reaps its instance
+done
 kill $lpid
 reset_triggers
 done_testing
