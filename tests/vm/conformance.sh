@@ -102,13 +102,21 @@ is "$sorted" yes "sorted by bytes_alloc descending"
 trig $KM '!hist:keys=call_site.sym:values=bytes_req,bytes_alloc:sort=bytes_alloc.descending'
 
 # --- stacktrace key -------------------------------------------------------
+# 6.1 prints the key as it is written; 6.5 and later (6.12) take
+# 'stacktrace' as another spelling of 'common_stacktrace' and print that
+# (their README names only common_stacktrace)
+st=stacktrace
+grep -q common_stacktrace $TRACING/README && st=common_stacktrace
 trig $KM 'hist:keys=stacktrace:values=bytes_req,bytes_alloc:sort=bytes_alloc'
 activity
 trig $KM 'hist:keys=stacktrace:values=bytes_req,bytes_alloc:sort=bytes_alloc:pause'
+is "$(cat $EV/$KM/trigger)" \
+	"hist:keys=$st:vals=hitcount,bytes_req,bytes_alloc:sort=bytes_alloc:size=2048 [paused]" \
+	"keys=stacktrace reads back as keys=$st"
 h=$(hist $KM)
-n=$(echo "$h" | grep -c '^{ stacktrace:$')
+n=$(echo "$h" | grep -c "^{ $st:\$")
 [ "$n" -gt 0 ]
-ok $? "stacktrace keys print as '{ stacktrace:' blocks ($n)"
+ok $? "stacktrace keys print as '{ $st:' blocks ($n)"
 echo "$h" | grep -qE '^         [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+$'
 ok $? "stack frames are indented symbol+off/size lines"
 is "$(echo "$h" | grep -c '^} hitcount: ')" "$n" "each stacktrace block closes with '} hitcount:'"

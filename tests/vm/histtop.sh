@@ -105,6 +105,14 @@ grep -q "removed tracefs instances left by histtop processes that no longer run:
 ok $? "the next histtop removes it and says so"
 is "$(histtop_instances)" "" "no histtop instance left after that"
 
+# --- a stacktrace key, as a new user would try it ------------------------
+histtop -e kmem:kfree -k stacktrace --json -d 0.3 -n 3 >$tmp/st.json 2>$tmp/st.err
+is "$?" 0 "-k stacktrace: histtop -n 3 exits 0"
+is "$(cat $tmp/st.err)" "" "-k stacktrace: nothing on stderr"
+is "$(tail -n 1 $tmp/st.json | jq '[.rows[].key | test("[a-z_]+\\+0x[0-9a-f]+/0x[0-9a-f]+")] | any')" true \
+	"-k stacktrace: the rows' keys are stacks of symbol+off/size frames"
+is "$(histtop_instances)" "" "-k stacktrace: no histtop instance left"
+
 # --- errors --------------------------------------------------------------
 histtop -e kmem:kmalloc -k call_site,bytes_req,ptr,gfp_flags -n 1 >/dev/null 2>$tmp/e1
 is "$?" 1 "four keys: exit 1"
