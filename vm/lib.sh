@@ -21,12 +21,31 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 say() { echo "${0##*/}: $*" >&2; }
 die() { say "$*"; exit 1; }
 
+STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
+
+# Flavors: pristine and patched (built from linux-source-6.1, -debug
+# appended adds linux/debug.config), stock-6.1 and stock-6.12 (Debian's own
+# kernel images, vm/stock).
+is_stock() { case $1 in stock-*) return 0 ;; esac; return 1; }
+
 # Source tree for a flavor: pristine, patched, patched-debug, ...
 flavor_tree() {
 	case $1 in
 	pristine*) echo "$SRC" ;;
 	patched*) echo "$PATCHED" ;;
-	*) die "unknown flavor '$1' (pristine or patched)" ;;
+	*) die "unknown flavor '$1' (pristine, patched, stock-6.1 or stock-6.12)" ;;
+	esac
+}
+
+# The tree whose tools/testing/selftests/ftrace goes into a flavor's
+# initramfs, by the name of the part (ftrace-NAME.cpio.gz); empty: none.
+# stock-6.1 runs the pristine 6.1 tree's selftests (Debian's 6.1 image is
+# built from the same source); stock-6.12 gets none.
+flavor_ftrace() {
+	case $1 in
+	stock-6.1) echo pristine ;;
+	stock-*) ;;
+	*) echo "${1%-debug}" ;;
 	esac
 }
 
@@ -50,4 +69,10 @@ series_hash() {
 		sha256sum | cut -c1-16
 }
 
-kernel_image() { echo "$BUILD/$1/arch/x86/boot/bzImage"; }
+kernel_image() {
+	if is_stock "$1"; then
+		echo "$STOCK/$1/vmlinuz"
+	else
+		echo "$BUILD/$1/arch/x86/boot/bzImage"
+	fi
+}
