@@ -381,7 +381,7 @@ static int run_ui(struct run *r)
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
 	struct ui_view v = { 0 };
 	struct ui *u;
-	char *err = NULL;
+	char *err = NULL, *desc;
 	double next = now_mono();
 	long n = 0;
 	int ret = 0;
@@ -393,7 +393,10 @@ static int run_ui(struct run *r)
 		return 1;
 	}
 	source_set_warn_sink(warn_to_status, r);
-	v.desc = source_desc(r->src);
+	desc = source_self(r->src) ?
+	       xasprintf("%s %s", source_desc(r->src), source_self(r->src)) :
+	       xstrdup(source_desc(r->src));
+	v.desc = desc;
 	v.t = r->t;
 	v.delay = r->o->delay;
 	v.can_control = source_can_control(r->src);
@@ -480,6 +483,7 @@ static int run_ui(struct run *r)
 out:
 	ui_free(u);
 	source_set_warn_sink(NULL, NULL);
+	free(desc);
 	return ret;
 }
 
@@ -516,14 +520,14 @@ int main(int argc, char **argv)
 	sb_init(&r.raw);
 	sb_init(&r.good);
 	r.src = source_open(&o, &note, &err);
+	if (note) {	/* also when the start then failed: the removal happened */
+		fprintf(stderr, "histtop: %s\n", note);
+		free(note);
+	}
 	if (!r.src) {
 		fprintf(stderr, "histtop: %s\n", err);
 		free(err);
 		goto out_table;
-	}
-	if (note) {
-		fprintf(stderr, "histtop: %s\n", note);
-		free(note);
 	}
 
 	ret = o.batch ? run_batch(&r) : run_ui(&r);

@@ -22,6 +22,7 @@ struct source {
 	struct tfs *tfs;
 	char *system, *event;
 	char *trigger;		/* live: what we appended */
+	const char *self;	/* live: "excl. self", "incl. self" or NULL */
 	bool installed;
 	bool keep;		/* --keep: leave trigger and instance */
 	/* replay */
@@ -113,7 +114,7 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		goto fail;
 
 	if (s->kind == SRC_ATTACH) {
-		if (o->instance && tfs_use_instance(s->tfs, o->instance, err))
+		if (o->instance && tfs_use_instance(s->tfs, o->instance, false, err))
 			goto fail;
 		if (tfs_check_event(s->tfs, s->system, s->event, err))
 			goto fail;
@@ -125,15 +126,18 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 				  "no longer run: %s", inst);
 		free(inst);
 	}
-	inst = o->instance ? xstrdup(o->instance) : xasprintf("histtop-%d", (int)getpid());
-	if (tfs_use_instance(s->tfs, inst, err)) {
-		free(inst);
+	if (o->instance ? tfs_use_instance(s->tfs, o->instance, true, err) :
+			  tfs_use_private_instance(s->tfs, err))
 		goto fail;
-	}
-	free(inst);
 	if (tfs_check_event(s->tfs, s->system, s->event, err))
 		goto fail_instance;
-	s->trigger = opts_trigger(o);
+	{
+		/* histtop's own reads of the hist file are not what it measures */
+		long self = o->include_self ? -1 : tfs_kernel_pid();
+
+		s->trigger = opts_trigger(o, self);
+		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
+	}
 	if (tfs_trigger_add(s->tfs, s->system, s->event, s->trigger, err))
 		goto fail_instance;
 	s->installed = true;
@@ -206,6 +210,11 @@ const char *source_desc(const struct source *s)
 const char *source_trigger(const struct source *s)
 {
 	return s->trigger;
+}
+
+const char *source_self(const struct source *s)
+{
+	return s->self;
 }
 
 bool source_readme_has(struct source *s, const char *what)

@@ -35,6 +35,12 @@ bool source_can_control(const struct source *s);
 const char *source_desc(const struct source *s);
 /* The trigger histtop installed (live), else NULL. */
 const char *source_trigger(const struct source *s);
+/*
+ * Live: "excl. self" when the trigger's filter keeps histtop's own pid
+ * out, "incl. self" when it could not (the pid the kernel records is not
+ * known in this PID namespace); NULL with --include-self and not live.
+ */
+const char *source_self(const struct source *s);
 /* The kernel supports a feature named in its tracefs README (live/attach). */
 bool source_readme_has(struct source *s, const char *what);
 /* Undo what source_open did (trigger, instance) and free.  Returns -1 and

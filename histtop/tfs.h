@@ -25,15 +25,31 @@ const char *tfs_root(const struct tfs *t);
 void tfs_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx);
 
 /*
- * Remove instances named histtop-PID whose PID is gone (left by a histtop
- * that was killed).  Returns how many; *report lists them (new) or NULL.
+ * Remove private instances (histtop-NS-PID[-N]) whose owner is gone: a
+ * killed histtop.  The owner holds an flock on the instance directory, so
+ * this holds across PID namespaces; an instance made in the last seconds is
+ * kept unless its pid is of our own namespace and gone.  Returns how many;
+ * *report lists them (new) or NULL.
  */
 int tfs_reap_stale(struct tfs *t, char **report);
 
-/* Use instance name (NULL: top level), creating it when missing. */
-int tfs_use_instance(struct tfs *t, const char *name, char **err);
-/* Remove the instance if tfs_use_instance created it. */
+/* Use instance name; when missing, create it (and lock it) if create. */
+int tfs_use_instance(struct tfs *t, const char *name, bool create, char **err);
+/*
+ * Create and lock a private instance histtop-NS-PID (NS: the inode of
+ * histtop's PID namespace), with a -N suffix when that name is taken.
+ */
+int tfs_use_private_instance(struct tfs *t, char **err);
+/* The instance in use, NULL for the top level. */
+const char *tfs_instance_name(const struct tfs *t);
+/* Remove the instance if histtop created it, then release its lock. */
 int tfs_drop_instance(struct tfs *t, char **err);
+
+/*
+ * histtop's pid as the tracer records it (common_pid: the init PID
+ * namespace's number), or -1 when it cannot be known from here.
+ */
+long tfs_kernel_pid(void);
 
 /* Checks the event and hist support; a message that says what to do. */
 int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err);
