@@ -80,6 +80,8 @@ struct run {
 	 * kept apart.
 	 */
 	unsigned long prof_n;
+	unsigned long prof_unchanged;	/* refreshes not read: poll said unchanged */
+	bool poll;		/* ask the kernel before reading (HISTTOP_POLL=0: never) */
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
 };
@@ -203,9 +205,16 @@ static int take_frame(struct run *r, char **err)
 	double t0 = now_mono(), t1, t2;
 	int ret, try;
 
-	ret = source_read(r->src, &r->raw, err);
-	if (ret)
-		return ret;
+	if (r->good.buf && r->poll && source_unchanged(r->src)) {
+		/* the kernel says nothing changed: no read, the same text again */
+		r->raw.len = 0;
+		sb_add(&r->raw, r->good.buf, r->good.len);
+		r->prof_unchanged++;
+	} else {
+		ret = source_read(r->src, &r->raw, err);
+		if (ret)
+			return ret;
+	}
 	t1 = now_mono();
 	/*
 	 * Lines the table saw in the last frame are not parsed again; when the
@@ -511,6 +520,7 @@ int main(int argc, char **argv)
 	if (!o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
 	r.no_memo = getenv("HISTTOP_MEMO") && !strcmp(getenv("HISTTOP_MEMO"), "0");
+	r.poll = !(getenv("HISTTOP_POLL") && !strcmp(getenv("HISTTOP_POLL"), "0"));
 	install_signals();
 
 	r.o = &o;
@@ -543,13 +553,15 @@ int main(int argc, char **argv)
 	}
 	if (o.profile && r.prof_n) {
 		unsigned long n = r.prof_n > 1 ? r.prof_n - 1 : 1;
-		double rd = r.prof_read_later / n, own = r.prof_own_later / n;
+		unsigned long nr = n > r.prof_unchanged ? n - r.prof_unchanged : 1;
+		double rd = r.prof_read_later / nr, own = r.prof_own_later / n;
 		double rd1 = r.prof_read_first, own1 = r.prof_own_first;
 
-		fprintf(stderr, "histtop: profile: %lu refreshes, %.0f entries; later: read %.2f "
+		fprintf(stderr, "histtop: profile: %lu refreshes (%lu unchanged, not read), "
+			"%.0f entries; later: read %.2f "
 			"ms, histtop %.2f ms (parse, model, sort, output) a refresh, %.1f%% of "
 			"the read; first: read %.2f ms, histtop %.2f ms (%.1f%%)\n",
-			r.prof_n, (double)r.t->entries, rd, own, rd > 0 ? 100 * own / rd : 0,
+			r.prof_n, r.prof_unchanged, (double)r.t->entries, rd, own, rd > 0 ? 100 * own / rd : 0,
 			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
 	}
 	if (source_close(r.src, &err)) {

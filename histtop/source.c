@@ -24,6 +24,7 @@ struct source {
 	char *trigger;		/* live: what we appended */
 	const char *self;	/* live: "excl. self", "incl. self" or NULL */
 	bool installed;
+	bool reread;		/* a control changed the table: read it whatever poll says */
 	bool keep;		/* --keep: leave trigger and instance */
 	/* replay */
 	char *dir;
@@ -166,7 +167,13 @@ int source_read(struct source *s, struct strbuf *out, char **err)
 {
 	if (s->kind == SRC_REPLAY)
 		return replay_read(s, out, err);
+	s->reread = false;
 	return tfs_hist_read(s->tfs, s->system, s->event, out, err);
+}
+
+bool source_unchanged(struct source *s)
+{
+	return s->kind != SRC_REPLAY && !s->reread && !tfs_hist_changed(s->tfs);
 }
 
 bool source_can_control(const struct source *s)
@@ -199,6 +206,7 @@ int source_control(struct source *s, enum src_ctl ctl, char **err)
 	cmd = with_param(s->trigger, names[ctl]);
 	ret = tfs_trigger_add(s->tfs, s->system, s->event, cmd, err);
 	free(cmd);
+	s->reread = true;
 	return ret;
 }
 

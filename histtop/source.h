@@ -28,6 +28,12 @@ struct source;
 struct source *source_open(const struct opts *o, char **note, char **err);
 /* Read one frame of hist text into *out.  0: a frame; 1: no more frames. */
 int source_read(struct source *s, struct strbuf *out, char **err);
+/*
+ * The kernel says the hist file did not change since source_read last
+ * read it (poll() with POLLPRI, where the kernel offers it): the last text
+ * still holds.  false when it changed or cannot tell, and for replays.
+ */
+bool source_unchanged(struct source *s);
 /* Pause, continue or clear the kernel's aggregation (live only). */
 int source_control(struct source *s, enum src_ctl ctl, char **err);
 bool source_can_control(const struct source *s);

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@ struct tfs {
 	dev_t hist_dev;
 	ino_t hist_ino;
 	char *hist_path;
+	bool no_hist_poll;		/* the hist file has no poll(): always read */
 	char *readme;
 };
 
@@ -632,6 +634,30 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 	}
 	out->buf[out->len] = '\0';
 	return 0;
+}
+
+int tfs_hist_changed(struct tfs *t)
+{
+	struct pollfd p;
+
+	if (t->hist_fd < 0 || t->no_hist_poll)
+		return 1;
+	/*
+	 * A file without poll() reports the default mask at once, POLLOUT
+	 * included; the hist file's poll() (6.14, and 6.12.y) never has
+	 * POLLOUT and sets POLLPRI when the table changed since the last read
+	 * or poll.  One call both detects it and asks.
+	 */
+	p.fd = t->hist_fd;
+	p.events = POLLPRI | POLLOUT;
+	p.revents = 0;
+	if (poll(&p, 1, 0) < 0)
+		return 1;
+	if (p.revents & (POLLOUT | POLLERR | POLLNVAL)) {
+		t->no_hist_poll = !(p.revents & (POLLERR | POLLNVAL));
+		return 1;
+	}
+	return !!(p.revents & POLLPRI);
 }
 
 bool tfs_readme_has(struct tfs *t, const char *s)

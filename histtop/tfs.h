@@ -68,6 +68,12 @@ char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char *
 int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
 		  char **err);
 
+/*
+ * Did the hist file change since it was last read?  1: yes, or it cannot
+ * tell (no poll() on this kernel's hist file, or not read yet); 0: no.
+ */
+int tfs_hist_changed(struct tfs *t);
+
 /* README text of kernels with .max/.min value modifiers */
 #define TFS_FEATURE_MINMAX "keep the largest value"
 

@@ -60,6 +60,12 @@ ok $? "--attach does not create the instance"
 out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fs2" --instance mine -n 1 2>&1)
 is "$?" 0 "--attach --instance NAME reads DIR/instances/NAME"
 
+# a hist file without poll() (a plain file here, 6.1's hist file too) is
+# read on every refresh: a rewritten file shows at once
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fs2" --instance mine -b -n 3 -d 0.05 \
+	--profile 2>&1 >/dev/null)
+like "$out" 'profile: 3 refreshes \(0 unchanged, not read\)' "a file without poll() is read every refresh"
+
 # --- the private instance: made under DIR, removed on a failed start -------
 mkdir -p "$tmp/fs3/instances"
 out=$("$HISTTOP" -e kmem:kmalloc -k call_site --tracefs "$tmp/fs3" -n 1 2>&1)

@@ -23,16 +23,6 @@ wait_inst() {	# PID FILE
 	done
 	return 1
 }
-# wait until FILE has at least N lines
-wait_lines() {
-	i=0
-	while [ $i -lt 300 ]; do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 reset_triggers
 
