@@ -162,16 +162,22 @@ static char *event_path(struct tfs *t, const char *sys, const char *event, const
 			 file ? file : "");
 }
 
-/* The inode of histtop's PID namespace: names and liveness are judged by it. */
+/* The init PID namespace's inode (PROC_PID_INIT_INO, fixed kernel ABI). */
+#define TFS_INIT_PIDNS_INO 0xEFFFFFFCUL
+
+/*
+ * The inode of histtop's PID namespace: names and liveness are judged by
+ * it.  A kernel without CONFIG_NAMESPACES has no /proc/self/ns and only
+ * the init namespace.  0: unknown (no /proc).
+ */
 static unsigned long pidns_ino(void)
 {
 	struct stat st;
 
-	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long)st.st_ino;
+	if (!stat("/proc/self/ns/pid", &st))
+		return st.st_ino;
+	return errno == ENOENT && !stat("/proc/self/stat", &st) ? TFS_INIT_PIDNS_INO : 0;
 }
-
-/* The init PID namespace's inode (PROC_PID_INIT_INO, fixed kernel ABI). */
-#define TFS_INIT_PIDNS_INO 0xEFFFFFFCUL
 
 long tfs_kernel_pid(void)
 {
