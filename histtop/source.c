@@ -134,7 +134,7 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		goto fail_instance;
 	{
 		/* histtop's own reads of the hist file are not what it measures */
-		long self = o->include_self ? -1 : tfs_kernel_pid();
+		long self = o->include_self ? -1 : tfs_kernel_pid(s->tfs);
 
 		s->trigger = opts_trigger(o, self);
 		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";

@@ -179,7 +179,78 @@ static unsigned long pidns_ino(void)
 	return errno == ENOENT && !stat("/proc/self/stat", &st) ? TFS_INIT_PIDNS_INO : 0;
 }
 
-long tfs_kernel_pid(void)
+static char *inst_path(struct tfs *t, const char *name);
+
+/* The whole of a small file (new), or NULL. */
+static char *read_all(const char *path)
+{
+	struct strbuf sb;
+	char buf[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "", 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_add(&sb, buf, n);
+	close(fd);
+	return sb_detach(&sb);
+}
+
+/*
+ * Ask the tracer: write a mark into our own instance's buffer and read
+ * back the pid its line carries ("comm-PID [cpu] ..."), then empty the
+ * buffer again.  Only in an instance histtop made: the buffer is ours.
+ */
+static long marker_pid(struct tfs *t)
+{
+	char *dir, *path, *text, *line, *p, tag[64];
+	long pid = -1;
+	int fd;
+
+	if (!t->created || !t->inst_name)
+		return -1;
+	dir = inst_path(t, t->inst_name);
+	snprintf(tag, sizeof(tag), "histtop-self-%d-%ld", (int)getpid(), (long)time(NULL));
+	path = xasprintf("%s/trace_marker", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0 || write(fd, tag, strlen(tag)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		free(dir);
+		return -1;
+	}
+	close(fd);
+	path = xasprintf("%s/trace", dir);
+	text = read_all(path);
+	p = text ? strstr(text, tag) : NULL;
+	if (p) {
+		char *end, *dash;
+
+		for (line = p; line > text && line[-1] != '\n'; line--)
+			;
+		end = strstr(line, " [");
+		if (end && end < p) {
+			*end = '\0';
+			if ((dash = strstr(line, " (")))	/* record-tgid: "comm-PID (TGID)" */
+				*dash = '\0';
+			if ((dash = strrchr(line, '-')))
+				pid = strtol(dash + 1, NULL, 10);
+		}
+	}
+	free(text);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);	/* our buffer only */
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(dir);
+	return pid > 0 ? pid : -1;
+}
+
+long tfs_kernel_pid(struct tfs *t)
 {
 	char line[256];
 	long pid = -1;
@@ -194,17 +265,17 @@ long tfs_kernel_pid(void)
 	 * that is the init namespace (its pid 1 lives there).
 	 */
 	if (stat("/proc/1/ns/pid", &st) || st.st_ino != TFS_INIT_PIDNS_INO)
-		return -1;
+		return marker_pid(t);
 	f = fopen("/proc/self/status", "re");
 	if (!f)
-		return -1;
+		return marker_pid(t);
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "NSpid:", 6)) {
 			pid = strtol(line + 6, NULL, 10);
 			break;
 		}
 	fclose(f);
-	return pid > 0 ? pid : -1;
+	return pid > 0 ? pid : marker_pid(t);
 }
 
 /*

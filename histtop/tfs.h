@@ -47,9 +47,11 @@ int tfs_drop_instance(struct tfs *t, char **err);
 
 /*
  * histtop's pid as the tracer records it (common_pid: the init PID
- * namespace's number), or -1 when it cannot be known from here.
+ * namespace's number), or -1 when it cannot be known.  In a PID namespace
+ * with its own /proc, it asks the tracer with a mark in the instance
+ * histtop made (nowhere else).
  */
-long tfs_kernel_pid(void);
+long tfs_kernel_pid(struct tfs *t);
 
 /* Checks the event and hist support; a message that says what to do. */
 int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err);

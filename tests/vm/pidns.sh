@@ -66,6 +66,12 @@ pb=$(histtop_in_ns "$nskb")
 ok $? "both histtops are seen from here (pids $pa, $pb)"
 inst_a=$(ls "$INST" | grep "^histtop-$nska-")
 inst_b=$(ls "$INST" | grep "^histtop-$nskb-")
+# with its own /proc, a histtop knows the pid the kernel records only
+# from the tracer (a mark in its own instance)
+grep -q "if common_pid != $pa \[active\]\$" "$INST/$inst_a/events/kmem/kmalloc/trigger" &&
+	grep -q "if common_pid != $pb \[active\]\$" "$INST/$inst_b/events/kmem/kmalloc/trigger"
+ok $? "each keeps its own pid as the kernel sees it out ($pa, $pb)"
+is "$(cat "$INST/$inst_a/trace" | grep -vc '^#')" 0 "and leaves its instance's buffer empty"
 
 # a histtop here, while both live, leaves both alone
 histtop -e kmem:kmalloc -k gfp_flags -n 1 >/dev/null 2>$tmp/c0.err
