@@ -99,6 +99,8 @@ struct run {
 	 * memo), so they are kept apart.
 	 */
 	unsigned long prof_n;
+	unsigned long prof_unchanged;	/* refreshes not read: poll said unchanged */
+	bool poll;		/* ask the kernel before reading (HISTTOP_POLL=0: never) */
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
 };
@@ -193,9 +195,16 @@ static int take_frame(struct run *r, char **err)
 	double t0 = now_cpu(), t1, t2;
 	int ret, try;
 
-	ret = source_read(r->src, &r->raw, err);
-	if (ret)
-		return ret;
+	if (r->good.buf && r->poll && source_unchanged(r->src)) {
+		/* the kernel says nothing changed: no read, the same text again */
+		r->raw.len = 0;
+		sb_add(&r->raw, r->good.buf, r->good.len);
+		r->prof_unchanged++;
+	} else {
+		ret = source_read(r->src, &r->raw, err);
+		if (ret)
+			return ret;
+	}
 	t1 = now_cpu();
 	/*
 	 * Lines the table saw in the last frame are not parsed again; when the
@@ -433,7 +442,7 @@ static int run_ui(struct run *r)
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
 	struct ui_view v = { 0 };
 	struct ui *u;
-	char *err = NULL, *fatal_err = NULL;
+	char *err = NULL, *fatal_err = NULL, *desc;
 	double start = now_mono(), next = start;
 	long n = 0;
 	int ret = 0;
@@ -446,7 +455,10 @@ static int run_ui(struct run *r)
 		return 1;
 	}
 	source_set_warn_sink(warn_to_status, r);
-	v.desc = source_desc(r->src);
+	desc = source_self(r->src) ?
+	       xasprintf("%s %s", source_desc(r->src), source_self(r->src)) :
+	       xstrdup(source_desc(r->src));
+	v.desc = desc;
 	v.t = r->t;
 	v.delay = r->o->delay;
 	v.can_control = source_can_control(r->src);
@@ -551,6 +563,7 @@ out:
 		fprintf(stderr, "histtop: %s\n", fatal_err);
 		free(fatal_err);
 	}
+	free(desc);
 	return ret;
 }
 
@@ -578,6 +591,7 @@ int main(int argc, char **argv)
 	if (!o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
 	r.no_memo = getenv("HISTTOP_MEMO") && !strcmp(getenv("HISTTOP_MEMO"), "0");
+	r.poll = !(getenv("HISTTOP_POLL") && !strcmp(getenv("HISTTOP_POLL"), "0"));
 	install_signals();
 
 	r.o = &o;
@@ -587,7 +601,7 @@ int main(int argc, char **argv)
 	sb_init(&r.raw);
 	sb_init(&r.good);
 	r.src = source_open(&o, &note, &err);
-	if (note) {	/* also when the start then failed */
+	if (note) {	/* also when the start then failed: the removal happened */
 		fprintf(stderr, "histtop: %s\n", note);
 		free(note);
 	}
@@ -610,13 +624,16 @@ int main(int argc, char **argv)
 	}
 	if (o.profile && r.prof_n) {
 		unsigned long n = r.prof_n > 1 ? r.prof_n - 1 : 1;
-		double rd = r.prof_read_later / n, own = r.prof_own_later / n;
+		unsigned long nr = n > r.prof_unchanged ? n - r.prof_unchanged : 1;
+		double rd = r.prof_read_later / nr, own = r.prof_own_later / n;
 		double rd1 = r.prof_read_first, own1 = r.prof_own_first;
 
-		fprintf(stderr, "histtop: profile: CPU time, %lu refreshes, %.0f entries; later: "
-			"read %.2f ms, histtop %.2f ms (parse, model, sort, output) a refresh, "
-			"%.1f%% of the read; first: read %.2f ms, histtop %.2f ms (%.1f%%)\n",
-			r.prof_n, (double)r.t->entries, rd, own, rd > 0 ? 100 * own / rd : 0,
+		fprintf(stderr, "histtop: profile: CPU time, %lu refreshes (%lu unchanged, not read), "
+			"%.0f entries; later: read %.2f ms, histtop %.2f ms (parse, model, sort, "
+			"output) a refresh, %.1f%% of the read; first: read %.2f ms, histtop %.2f ms "
+			"(%.1f%%)\n",
+			r.prof_n, r.prof_unchanged, (double)r.t->entries, rd, own,
+			rd > 0 ? 100 * own / rd : 0,
 			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
 	}
 	if (source_close(r.src, &err)) {

@@ -25,13 +25,16 @@ const char opts_usage[] =
 "  -s, --sort SORT[,SORT2]  the kernel's sort= (and the initial display sort),\n"
 "                           e.g. bytes_req.descending\n"
 "      --filter EXPR        the trigger's filter, e.g. 'bytes_req > 512'\n"
+"      --include-self       count histtop's own process too (by default the\n"
+"                           filter adds 'common_pid != PID' for histtop's pid)\n"
 "      --size N             table size, 65 to 131072 (the kernel rounds up to a\n"
 "                           power of 2: 128 to 131072 entries)\n"
 "      --attach             view an existing hist trigger on the event; never\n"
 "                           change or remove it\n"
 "      --hist N             with several histograms on the event, show the Nth\n"
 "                           (from 1; default: the one matching -k, else the first)\n"
-"      --instance NAME      tracefs instance (default: a private histtop-PID)\n"
+"      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
+"                           NS the PID namespace; removed at exit)\n"
 "      --tracefs DIR        tracefs root (default: find it, as libtracefs does)\n"
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
 "                           of the kernel\n"
@@ -73,6 +76,7 @@ enum {
 	OPT_HIST,
 	OPT_KEEP,
 	OPT_PROFILE,
+	OPT_INCLUDE_SELF,
 };
 
 static const struct option long_opts[] = {
@@ -96,6 +100,7 @@ static const struct option long_opts[] = {
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "include-self", no_argument, NULL, OPT_INCLUDE_SELF },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -267,6 +272,9 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 		case OPT_PROFILE:
 			o->profile = true;
 			break;
+		case OPT_INCLUDE_SELF:
+			o->include_self = true;
+			break;
 		case 'C':
 			o->color = false;
 			break;
@@ -304,8 +312,9 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 		*err = xstrdup("no keys: give -k KEY (or --attach to view an existing trigger)");
 		goto fail;
 	}
-	if (o->attach && (o->vals || o->filter || o->size || o->keep)) {
-		*err = xstrdup("--attach views the trigger as it is: -v, --filter, --size and --keep do not apply");
+	if (o->attach && (o->vals || o->filter || o->size || o->keep || o->include_self)) {
+		*err = xstrdup("--attach views the trigger as it is: -v, --filter, --size, --keep "
+			       "and --include-self do not apply");
 		goto fail;
 	}
 	return OPTS_RUN;
@@ -329,7 +338,7 @@ void opts_free(struct opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-char *opts_trigger(const struct opts *o)
+char *opts_trigger(const struct opts *o, long self_pid)
 {
 	struct strbuf sb;
 
@@ -341,7 +350,11 @@ char *opts_trigger(const struct opts *o)
 		sb_printf(&sb, ":sort=%s", o->sort);
 	if (o->size)
 		sb_printf(&sb, ":size=%u", o->size);
-	if (o->filter)
+	if (o->filter && self_pid > 0)
+		sb_printf(&sb, " if (%s) && common_pid != %ld", o->filter, self_pid);
+	else if (o->filter)
 		sb_printf(&sb, " if %s", o->filter);
+	else if (self_pid > 0)
+		sb_printf(&sb, " if common_pid != %ld", self_pid);
 	return sb_detach(&sb);
 }

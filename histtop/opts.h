@@ -33,6 +33,7 @@ struct opts {
 	bool color;
 	bool keep;		/* do not remove the trigger at exit (debug) */
 	bool profile;		/* report read and own time per refresh at exit */
+	bool include_self;	/* do not filter histtop's own pid out */
 };
 
 enum opts_result {
@@ -46,8 +47,12 @@ enum opts_result {
 enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opts *o, char **err);
 void opts_free(struct opts *o);
 
-/* The trigger histtop installs: "hist:keys=..[:vals=..][:sort=..][:size=..][ if ..]" (new). */
-char *opts_trigger(const struct opts *o);
+/*
+ * The trigger histtop installs: "hist:keys=..[:vals=..][:sort=..][:size=..][ if ..]"
+ * (new).  self_pid > 0: the filter also keeps that pid out,
+ * "if (FILTER) && common_pid != PID".
+ */
+char *opts_trigger(const struct opts *o, long self_pid);
 
 extern const char opts_usage[];
 

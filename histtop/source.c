@@ -22,7 +22,9 @@ struct source {
 	struct tfs *tfs;
 	char *system, *event;
 	char *trigger;		/* live: what we appended */
+	const char *self;	/* live: "excl. self", "incl. self" or NULL */
 	bool installed;
+	bool reread;		/* a control changed the table: read it whatever poll says */
 	bool keep;		/* --keep: leave trigger and instance */
 	/* replay */
 	char *dir;
@@ -113,7 +115,7 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		goto fail;
 
 	if (s->kind == SRC_ATTACH) {
-		if (o->instance && tfs_use_instance(s->tfs, o->instance, err))
+		if (o->instance && tfs_use_instance(s->tfs, o->instance, false, err))
 			goto fail;
 		if (tfs_check_event(s->tfs, s->system, s->event, err))
 			goto fail;
@@ -125,15 +127,18 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 				  "no longer run: %s", inst);
 		free(inst);
 	}
-	inst = o->instance ? xstrdup(o->instance) : xasprintf("histtop-%d", (int)getpid());
-	if (tfs_use_instance(s->tfs, inst, err)) {
-		free(inst);
+	if (o->instance ? tfs_use_instance(s->tfs, o->instance, true, err) :
+			  tfs_use_private_instance(s->tfs, err))
 		goto fail;
-	}
-	free(inst);
 	if (tfs_check_event(s->tfs, s->system, s->event, err))
 		goto fail_instance;
-	s->trigger = opts_trigger(o);
+	{
+		/* histtop's own reads of the hist file are not what it measures */
+		long self = o->include_self ? -1 : tfs_kernel_pid(s->tfs);
+
+		s->trigger = opts_trigger(o, self);
+		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
+	}
 	if (tfs_trigger_add(s->tfs, s->system, s->event, s->trigger, err))
 		goto fail_instance;
 	s->installed = true;
@@ -162,7 +167,13 @@ int source_read(struct source *s, struct strbuf *out, char **err)
 {
 	if (s->kind == SRC_REPLAY)
 		return replay_read(s, out, err);
+	s->reread = false;
 	return tfs_hist_read(s->tfs, s->system, s->event, out, err);
+}
+
+bool source_unchanged(struct source *s)
+{
+	return s->kind != SRC_REPLAY && !s->reread && !tfs_hist_changed(s->tfs);
 }
 
 bool source_can_control(const struct source *s)
@@ -195,6 +206,7 @@ int source_control(struct source *s, enum src_ctl ctl, char **err)
 	cmd = with_param(s->trigger, names[ctl]);
 	ret = tfs_trigger_add(s->tfs, s->system, s->event, cmd, err);
 	free(cmd);
+	s->reread = true;
 	return ret;
 }
 
@@ -206,6 +218,11 @@ const char *source_desc(const struct source *s)
 const char *source_trigger(const struct source *s)
 {
 	return s->trigger;
+}
+
+const char *source_self(const struct source *s)
+{
+	return s->self;
 }
 
 bool source_readme_has(struct source *s, const char *what)

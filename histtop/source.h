@@ -28,6 +28,12 @@ struct source;
 struct source *source_open(const struct opts *o, char **note, char **err);
 /* Read one frame of hist text into *out.  0: a frame; 1: no more frames. */
 int source_read(struct source *s, struct strbuf *out, char **err);
+/*
+ * The kernel says the hist file did not change since source_read last
+ * read it (poll() with POLLPRI, where the kernel offers it): the last text
+ * still holds.  false when it changed or cannot tell, and for replays.
+ */
+bool source_unchanged(struct source *s);
 /* Pause, continue or clear the kernel's aggregation (live only). */
 int source_control(struct source *s, enum src_ctl ctl, char **err);
 bool source_can_control(const struct source *s);
@@ -35,6 +41,12 @@ bool source_can_control(const struct source *s);
 const char *source_desc(const struct source *s);
 /* The trigger histtop installed (live), else NULL. */
 const char *source_trigger(const struct source *s);
+/*
+ * Live: "excl. self" when the trigger's filter keeps histtop's own pid
+ * out, "incl. self" when it could not (the pid the kernel records is not
+ * known in this PID namespace); NULL with --include-self and not live.
+ */
+const char *source_self(const struct source *s);
 /* The kernel supports a feature named in its tracefs README (live/attach). */
 bool source_readme_has(struct source *s, const char *what);
 /* Undo what source_open did (trigger, instance) and free.  Returns -1 and

@@ -3,12 +3,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -17,15 +21,32 @@
 #include "tfs.h"
 #include "trigger.h"
 
+/* tracefs's f_type (statfs): the real thing, not a fixture directory */
+#define TFS_MAGIC 0x74726163
+
+/*
+ * An instance whose lock is free is left alone this long after it was
+ * made: its owner takes the lock right after mkdir, and may not have yet.
+ */
+#define TFS_LOCK_GRACE_SECS 10
+
 struct tfs {
 	char *root;			/* tracefs root */
-	struct tracefs_instance *inst;	/* NULL: top level */
-	char *inst_name;
+	bool real;			/* root is a tracefs mount */
+	/*
+	 * Every libtracefs call gets an instance made from root: given NULL,
+	 * libtracefs looks for the machine's own tracefs in /proc/mounts.
+	 */
+	struct tracefs_instance *top;
+	struct tracefs_instance *inst;	/* the instance in use: top or named */
+	char *inst_name;		/* NULL: top level */
 	bool created;			/* we made the instance */
+	int lock_fd;			/* flock'ed while we own the instance */
 	int hist_fd;
 	dev_t hist_dev;
 	ino_t hist_ino;
 	char *hist_path;
+	bool no_hist_poll;		/* the hist file has no poll(): always read */
 	char *readme;
 };
 
@@ -95,6 +116,19 @@ struct tfs *tfs_open(const char *dir, char **err)
 	t = xcalloc(1, sizeof(*t));
 	t->root = xstrdup(root);
 	t->hist_fd = -1;
+	t->lock_fd = -1;
+	t->top = tracefs_instance_alloc(t->root, NULL);
+	if (!t->top) {
+		*err = xasprintf("%s: %s", root, strerror(errno));
+		tfs_close(t);
+		return NULL;
+	}
+	t->inst = t->top;
+	{
+		struct statfs sf;
+
+		t->real = !statfs(t->root, &sf) && sf.f_type == TFS_MAGIC;
+	}
 	return t;
 }
 
@@ -104,8 +138,12 @@ void tfs_close(struct tfs *t)
 		return;
 	if (t->hist_fd >= 0)
 		close(t->hist_fd);
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
 	free(t->hist_path);
-	tracefs_instance_free(t->inst);
+	if (t->inst != t->top)
+		tracefs_instance_free(t->inst);
+	tracefs_instance_free(t->top);
 	free(t->inst_name);
 	free(t->readme);
 	free(t->root);
@@ -126,19 +164,160 @@ static char *event_path(struct tfs *t, const char *sys, const char *event, const
 			 file ? file : "");
 }
 
-static bool stale_name(const char *name, pid_t *pid)
+/* The init PID namespace's inode (PROC_PID_INIT_INO, fixed kernel ABI). */
+#define TFS_INIT_PIDNS_INO 0xEFFFFFFCUL
+
+/*
+ * The inode of histtop's PID namespace: names and liveness are judged by
+ * it.  A kernel without CONFIG_NAMESPACES has no /proc/self/ns and only
+ * the init namespace.  0: unknown (no /proc).
+ */
+static unsigned long pidns_ino(void)
+{
+	struct stat st;
+
+	if (!stat("/proc/self/ns/pid", &st))
+		return st.st_ino;
+	return errno == ENOENT && !stat("/proc/self/stat", &st) ? TFS_INIT_PIDNS_INO : 0;
+}
+
+static char *inst_path(struct tfs *t, const char *name);
+
+/* The whole of a small file (new), or NULL. */
+static char *read_all(const char *path)
+{
+	struct strbuf sb;
+	char buf[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	sb_init(&sb);
+	sb_add(&sb, "", 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_add(&sb, buf, n);
+	close(fd);
+	return sb_detach(&sb);
+}
+
+/*
+ * Ask the tracer: write a mark into our own instance's buffer and read
+ * back the pid its line carries ("comm-PID [cpu] ..."), then empty the
+ * buffer again.  Only in an instance histtop made: the buffer is ours.
+ */
+static long marker_pid(struct tfs *t)
+{
+	char *dir, *path, *text, *line, *p, tag[64];
+	long pid = -1;
+	int fd;
+
+	if (!t->created || !t->inst_name)
+		return -1;
+	dir = inst_path(t, t->inst_name);
+	snprintf(tag, sizeof(tag), "histtop-self-%d-%ld", (int)getpid(), (long)time(NULL));
+	path = xasprintf("%s/trace_marker", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0 || write(fd, tag, strlen(tag)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		free(dir);
+		return -1;
+	}
+	close(fd);
+	path = xasprintf("%s/trace", dir);
+	text = read_all(path);
+	p = text ? strstr(text, tag) : NULL;
+	if (p) {
+		char *end, *dash;
+
+		for (line = p; line > text && line[-1] != '\n'; line--)
+			;
+		end = strstr(line, " [");
+		if (end && end < p) {
+			*end = '\0';
+			if ((dash = strstr(line, " (")))	/* record-tgid: "comm-PID (TGID)" */
+				*dash = '\0';
+			if ((dash = strrchr(line, '-')))
+				pid = strtol(dash + 1, NULL, 10);
+		}
+	}
+	free(text);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);	/* our buffer only */
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(dir);
+	return pid > 0 ? pid : -1;
+}
+
+long tfs_kernel_pid(struct tfs *t)
+{
+	char line[256];
+	long pid = -1;
+	FILE *f;
+	struct stat st;
+
+	if (pidns_ino() == TFS_INIT_PIDNS_INO)
+		return getpid();
+	/*
+	 * In a child namespace, NSpid's first number is the pid in the
+	 * namespace of whoever mounted this /proc: the kernel's own only when
+	 * that is the init namespace (its pid 1 lives there).
+	 */
+	if (stat("/proc/1/ns/pid", &st) || st.st_ino != TFS_INIT_PIDNS_INO)
+		return marker_pid(t);
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return marker_pid(t);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			pid = strtol(line + 6, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return pid > 0 ? pid : marker_pid(t);
+}
+
+/*
+ * Instance names histtop makes: histtop-NS-PID or histtop-NS-PID-N, NS the
+ * inode of the maker's PID namespace.  Older histtops made histtop-PID:
+ * those are not judged (no lock, no namespace) and are left alone.
+ */
+static bool parse_name(const char *name, unsigned long *ns, long *pid)
 {
 	const char *p = name + 8;
 	char *end;
-	long v;
 
 	if (strncmp(name, "histtop-", 8) || !isdigit((unsigned char)*p))
 		return false;
-	v = strtol(p, &end, 10);
-	if (*end || v <= 0)
+	*ns = strtoul(p, &end, 10);
+	if (*end != '-' || !isdigit((unsigned char)end[1]))
 		return false;
-	*pid = v;
-	return true;
+	*pid = strtol(end + 1, &end, 10);
+	if (*end == '-' && isdigit((unsigned char)end[1]))
+		for (end++; isdigit((unsigned char)*end); end++)
+			;
+	return !*end && *pid > 0;
+}
+
+/*
+ * Is the instance at path (its lock taken by us on fd) abandoned?  Its
+ * owner holds the lock from just after mkdir to rmdir, so a free lock
+ * means a dead owner, once the grace time since mkdir is over; within it,
+ * only a pid of our own namespace that no longer exists says so.
+ */
+static bool abandoned(int fd, unsigned long ns, long pid)
+{
+	struct timespec now;
+	struct stat st;
+
+	if (fstat(fd, &st) || clock_gettime(CLOCK_REALTIME, &now))
+		return false;
+	if (now.tv_sec - st.st_ctim.tv_sec >= TFS_LOCK_GRACE_SECS)
+		return true;
+	return ns == pidns_ino() && kill(pid, 0) && errno == ESRCH;
 }
 
 int tfs_reap_stale(struct tfs *t, char **report)
@@ -150,81 +329,158 @@ int tfs_reap_stale(struct tfs *t, char **report)
 	int n = 0;
 
 	*report = NULL;
-	free(dir);
-	if (!d)
+	if (!d) {
+		free(dir);
 		return 0;
+	}
 	sb_init(&sb);
 	while ((de = readdir(d))) {
-		struct tracefs_instance *inst;
-		pid_t pid;
+		unsigned long ns;
+		long pid;
+		char *path;
+		int fd;
 
-		if (!stale_name(de->d_name, &pid) || pid == getpid())
+		if (!parse_name(de->d_name, &ns, &pid))
 			continue;
-		if (!kill(pid, 0) || errno != ESRCH)
-			continue;	/* that histtop still runs */
-		inst = tracefs_instance_alloc(NULL, de->d_name);
-		if (inst && !tracefs_instance_destroy(inst)) {
+		path = xasprintf("%s/%s", dir, de->d_name);
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		/* a held lock: that histtop still runs, in whatever namespace */
+		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) && abandoned(fd, ns, pid) &&
+		    !rmdir(path)) {
 			sb_printf(&sb, "%s%s", n ? ", " : "", de->d_name);
 			n++;
 		}
-		tracefs_instance_free(inst);
+		if (fd >= 0)
+			close(fd);
+		free(path);
 	}
 	closedir(d);
+	free(dir);
 	*report = n ? sb_detach(&sb) : NULL;
 	sb_free(&sb);
 	return n;
 }
 
-int tfs_use_instance(struct tfs *t, const char *name, char **err)
+static char *inst_path(struct tfs *t, const char *name)
 {
-	char *dir;
-	struct stat st;
-	bool exists;
+	return xasprintf("%s/instances/%s", t->root, name);
+}
 
-	if (!name)
-		return 0;
-	/*
-	 * Not tracefs_instance_exists(): libtracefs 1.6 looks in the tracefs
-	 * it finds mounted, not in the root --tracefs gave, and an instance
-	 * histtop wrongly thinks it created is one it would remove.
-	 */
-	dir = xasprintf("%s/instances/%s", t->root, name);
-	exists = !stat(dir, &st) && S_ISDIR(st.st_mode);
-	free(dir);
-	if (!exists) {
-		t->inst = tracefs_instance_create(name);
-		if (!t->inst) {
-			*err = xasprintf("cannot create tracefs instance '%s': %s%s", name,
-					 strerror(errno),
-					 errno == ENOENT ? " (no instances directory in tracefs)" : "");
-			return -1;
-		}
-		t->created = true;
-	} else {
-		t->inst = tracefs_instance_alloc(NULL, name);
-		if (!t->inst) {
-			*err = xasprintf("cannot use tracefs instance '%s': %s", name, strerror(errno));
-			return -1;
-		}
+static int set_instance(struct tfs *t, const char *name, char **err)
+{
+	t->inst = tracefs_instance_alloc(t->root, name);
+	if (!t->inst) {
+		t->inst = t->top;
+		*err = xasprintf("cannot use tracefs instance '%s': %s", name, strerror(errno));
+		return -1;
 	}
 	t->inst_name = xstrdup(name);
 	return 0;
 }
 
+/* mkdir the instance and take its lock.  1: the name is taken. */
+static int create_instance(struct tfs *t, const char *name, char **err)
+{
+	char *path = inst_path(t, name);
+	int e;
+
+	if (mkdir(path, 0750)) {
+		e = errno;
+		free(path);
+		if (e == EEXIST)
+			return 1;
+		*err = xasprintf("cannot create tracefs instance '%s': %s%s", name, strerror(e),
+				 e == ENOENT ? " (no instances directory in tracefs)" : "");
+		return -1;
+	}
+	t->created = true;
+	t->lock_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX | LOCK_NB)) {
+		/* unlocked, another histtop would take it for abandoned */
+		*err = xasprintf("cannot lock tracefs instance '%s': %s", name, strerror(errno));
+		rmdir(path);
+		t->created = false;
+		free(path);
+		return -1;
+	}
+	if (set_instance(t, name, err)) {
+		rmdir(path);
+		t->created = false;
+		close(t->lock_fd);
+		t->lock_fd = -1;
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+int tfs_use_instance(struct tfs *t, const char *name, bool create, char **err)
+{
+	char *path = inst_path(t, name);
+	struct stat st;
+	int e = stat(path, &st) ? errno : 0;
+
+	free(path);
+	if (!e && S_ISDIR(st.st_mode))
+		return set_instance(t, name, err);
+	if (!create) {
+		*err = xasprintf("no tracefs instance '%s' in %s: %s", name, t->root,
+				 e ? strerror(e) : "not a directory");
+		return -1;
+	}
+	if (create_instance(t, name, err) == 1) {
+		*err = xasprintf("cannot create tracefs instance '%s': it appeared meanwhile", name);
+		return -1;
+	}
+	return t->inst_name ? 0 : -1;
+}
+
+int tfs_use_private_instance(struct tfs *t, char **err)
+{
+	unsigned long ns = pidns_ino();
+	int i, rc = 1;
+
+	for (i = 0; rc == 1 && i < 100; i++) {
+		char *name = i ? xasprintf("histtop-%lu-%d-%d", ns, (int)getpid(), i) :
+				 xasprintf("histtop-%lu-%d", ns, (int)getpid());
+
+		rc = create_instance(t, name, err);
+		free(name);
+	}
+	if (rc == 1)
+		*err = xasprintf("cannot create a tracefs instance: histtop-%lu-%d and 99 "
+				 "more names are taken", ns, (int)getpid());
+	return rc ? -1 : 0;
+}
+
+const char *tfs_instance_name(const struct tfs *t)
+{
+	return t->inst_name;
+}
+
 int tfs_drop_instance(struct tfs *t, char **err)
 {
+	char *path;
+
 	if (t->hist_fd >= 0) {
 		close(t->hist_fd);
 		t->hist_fd = -1;
 	}
-	if (!t->inst || !t->created)
+	if (!t->inst_name || !t->created)
 		return 0;
-	if (tracefs_instance_destroy(t->inst)) {
+	path = inst_path(t, t->inst_name);
+	if (rmdir(path)) {
 		*err = xasprintf("cannot remove tracefs instance '%s': %s", t->inst_name,
 				 strerror(errno));
+		free(path);
 		return -1;
 	}
+	free(path);
 	t->created = false;
+	/* only now: the lock says "alive" until the instance is gone */
+	close(t->lock_fd);
+	t->lock_fd = -1;
 	return 0;
 }
 
@@ -462,6 +718,31 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 	out->buf[out->len] = '\0';
 	return 0;
 }
+
+int tfs_hist_changed(struct tfs *t)
+{
+	struct pollfd p;
+
+	if (t->hist_fd < 0 || t->no_hist_poll)
+		return 1;
+	/*
+	 * A file without poll() reports the default mask at once, POLLOUT
+	 * included; the hist file's poll() (6.14, and 6.12.y) never has
+	 * POLLOUT and sets POLLPRI when the table changed since the last read
+	 * or poll.  One call both detects it and asks.
+	 */
+	p.fd = t->hist_fd;
+	p.events = POLLPRI | POLLOUT;
+	p.revents = 0;
+	if (poll(&p, 1, 0) < 0)
+		return 1;
+	if (p.revents & (POLLOUT | POLLERR | POLLNVAL)) {
+		t->no_hist_poll = !(p.revents & (POLLERR | POLLNVAL));
+		return 1;
+	}
+	return !!(p.revents & POLLPRI);
+}
+
 
 static const char *tfs_readme(struct tfs *t)
 {

@@ -25,15 +25,33 @@ const char *tfs_root(const struct tfs *t);
 void tfs_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx);
 
 /*
- * Remove instances named histtop-PID whose PID is gone (left by a histtop
- * that was killed).  Returns how many; *report lists them (new) or NULL.
+ * Remove private instances (histtop-NS-PID[-N]) whose owner is gone: a
+ * killed histtop.  The owner holds an flock on the instance directory, so
+ * this holds across PID namespaces; an instance made in the last seconds is
+ * kept unless its pid is of our own namespace and gone.  Returns how many;
+ * *report lists them (new) or NULL.
  */
 int tfs_reap_stale(struct tfs *t, char **report);
 
-/* Use instance name (NULL: top level), creating it when missing. */
-int tfs_use_instance(struct tfs *t, const char *name, char **err);
-/* Remove the instance if tfs_use_instance created it. */
+/* Use instance name; when missing, create it (and lock it) if create. */
+int tfs_use_instance(struct tfs *t, const char *name, bool create, char **err);
+/*
+ * Create and lock a private instance histtop-NS-PID (NS: the inode of
+ * histtop's PID namespace), with a -N suffix when that name is taken.
+ */
+int tfs_use_private_instance(struct tfs *t, char **err);
+/* The instance in use, NULL for the top level. */
+const char *tfs_instance_name(const struct tfs *t);
+/* Remove the instance if histtop created it, then release its lock. */
 int tfs_drop_instance(struct tfs *t, char **err);
+
+/*
+ * histtop's pid as the tracer records it (common_pid: the init PID
+ * namespace's number), or -1 when it cannot be known.  In a PID namespace
+ * with its own /proc, it asks the tracer with a mark in the instance
+ * histtop made (nowhere else).
+ */
+long tfs_kernel_pid(struct tfs *t);
 
 /* Checks the event and hist support; a message that says what to do. */
 int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err);
@@ -51,6 +69,12 @@ char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char *
  * the file was replaced.  *out is overwritten. */
 int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
 		  char **err);
+
+/*
+ * Did the hist file change since it was last read?  1: yes, or it cannot
+ * tell (no poll() on this kernel's hist file, or not read yet); 0: no.
+ */
+int tfs_hist_changed(struct tfs *t);
 
 /* README text of kernels with .max/.min value modifiers */
 #define TFS_FEATURE_MINMAX "keep the largest value"

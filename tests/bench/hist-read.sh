@@ -26,8 +26,9 @@ for n in $sizes; do
 	echo "$n $(histread held $h)"
 	# histtop's own work per refresh on the same table: parse, model, sort
 	# and a screenful (-T 50) of text, as the screen would draw; the table
-	# is paused, so after the first refresh no entry changes
-	echo "$n $(histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 -T 50 \
+	# is paused, so after the first refresh no entry changes (HISTTOP_POLL=0:
+	# read it anyway where the hist file's poll() would say so)
+	echo "$n $(HISTTOP_POLL=0 histtop -e syscalls:sys_enter_write --attach -k count -n 4 -d 0.1 -T 50 \
 		--profile 2>&1 >/dev/null | grep 'profile:')"
 	# the same table with every entry's hitcount moved on between refreshes,
 	# replayed from saved frames (its read is of tmpfs, not of the kernel)

@@ -51,17 +51,26 @@ int main(void)
 	is_str(o.event, "kmalloc", "event");
 	ok(o.delay == 0.5, "fractional delay");
 	ok(o.iterations == 3 && o.top == 10 && o.size == 4096, "numbers");
-	t = opts_trigger(&o);
+	t = opts_trigger(&o, -1);
 	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if bytes_req > 64",
 	       "trigger string");
+	free(t);
+	t = opts_trigger(&o, 4242);
+	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if (bytes_req > 64) && common_pid != 4242",
+	       "histtop's own pid is kept out of the user's filter");
 	free(t);
 	opts_free(&o);
 
 	ok(parse(&o, &err, "-e", "raw_syscalls/sys_enter", "-k", "common_pid.execname,id.syscall",
 		 "--json", NULL) == OPTS_RUN && o.batch && o.format == OUT_JSON, "--json implies batch");
-	t = opts_trigger(&o);
+	t = opts_trigger(&o, -1);
 	is_str(t, "hist:keys=common_pid.execname,id.syscall", "minimal trigger");
 	free(t);
+	t = opts_trigger(&o, 7);
+	is_str(t, "hist:keys=common_pid.execname,id.syscall if common_pid != 7",
+	       "no user filter: the filter keeps only histtop's own pid out");
+	free(t);
+	ok(!o.include_self, "histtop's own pid is kept out by default");
 	opts_free(&o);
 
 	ok(parse(&o, &err, "-e", "kmem:kmalloc", "--attach", "--tracefs", "/tmp/x", NULL) == OPTS_RUN &&
@@ -91,6 +100,11 @@ int main(void)
 	expect_error("a missing argument", "needs an argument", "-e", NULL);
 	expect_error("a stray argument", "unexpected argument", "-e", "a:b", "-k", "x", "extra", NULL);
 	expect_error("--attach with -v", "--attach views", "-e", "a:b", "--attach", "-v", "x", NULL);
+	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--include-self", NULL) == OPTS_RUN &&
+	   o.include_self, "--include-self");
+	opts_free(&o);
+	expect_error("--attach with --include-self", "--attach views", "-e", "a:b", "--attach",
+		     "--include-self", NULL);
 	expect_error("a bad instance name", "--instance", "-e", "a:b", "-k", "x", "--instance", "../x");
 
 	/* --size: what the kernel rounds into its 2^7..2^17 entries */

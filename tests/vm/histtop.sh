@@ -10,21 +10,14 @@ rm -rf $tmp
 mkdir -p $tmp
 
 histtop_instances() { ls "$INST" 2>/dev/null | grep '^histtop-' | tr '\n' ' '; }
-# wait until DIR exists (histtop installed its trigger), up to 20 s
-wait_path() {
+# the private instance of the histtop with pid PID: histtop-NS-PID
+inst_of() { ls "$INST" 2>/dev/null | grep -E "^histtop-[0-9]+-$1\$"; }
+# wait until the private instance of PID holds FILE (its trigger is in), up to 20 s
+wait_inst() {	# PID FILE
 	i=0
 	while [ $i -lt 200 ]; do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-# wait until FILE has at least N lines
-wait_lines() {
-	i=0
-	while [ $i -lt 300 ]; do
-		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		_i=$(inst_of "$1")
+		[ -n "$_i" ] && [ -e "$INST/$_i/$2" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -39,10 +32,13 @@ histtop -e syscalls:sys_enter_read -k common_pid.execname -v count \
 hpid=$!
 wait_lines $tmp/live.json 1
 ok $? "histtop writes its first frame"
-trig=$(cat "$INST/histtop-$hpid/events/syscalls/sys_enter_read/trigger" 2>/dev/null)
+# (the init namespace's inode; a kernel without namespaces has no ns/)
+ns=$(stat -L -c %i /proc/self/ns/pid 2>/dev/null || echo 4026531836)
+is "$(inst_of $hpid)" "histtop-$ns-$hpid" "the private instance is histtop-NS-PID"
+trig=$(cat "$INST/histtop-$ns-$hpid/events/syscalls/sys_enter_read/trigger" 2>/dev/null)
 case $trig in
-"hist:keys=common_pid.execname:vals=hitcount,count:sort=hitcount:size=2048 if comm ~ \"ht_*\" [active]") ok 0 "the trigger is in the private instance histtop-$hpid" ;;
-*) ok 1 "the trigger is in the private instance histtop-$hpid"; diag "trigger: $trig" ;;
+"hist:keys=common_pid.execname:vals=hitcount,count:sort=hitcount:size=2048 if (comm ~ \"ht_*\") && common_pid != $hpid [active]") ok 0 "the trigger is in the private instance, histtop's own pid filtered out" ;;
+*) ok 1 "the trigger is in the private instance, histtop's own pid filtered out"; diag "trigger: $trig" ;;
 esac
 is "$(grep -c '^hist' $EV/syscalls/sys_enter_read/trigger)" 0 "nothing is added at the top level"
 workload -c ht_a read 10 100
@@ -82,7 +78,7 @@ trig syscalls/sys_enter_read '!hist:keys=common_pid.execname:vals=count if comm 
 for sig in INT TERM HUP QUIT; do
 	histtop -e kmem:kmalloc -k call_site.sym -d 0.2 >/dev/null 2>&1 &
 	hpid=$!
-	wait_path "$INST/histtop-$hpid/events/kmem/kmalloc/hist"
+	wait_inst $hpid events/kmem/kmalloc/hist
 	sleep 0.5
 	kill -$sig $hpid
 	wait $hpid
@@ -96,12 +92,12 @@ is "$(histtop_instances)" "" "SIGPIPE (histtop | head): no histtop instance left
 # SIGKILL cannot be caught: the next histtop removes the leftover
 histtop -e kmem:kmalloc -k call_site -d 0.2 >/dev/null 2>&1 &
 hpid=$!
-wait_path "$INST/histtop-$hpid/events/kmem/kmalloc/hist"
+wait_inst $hpid events/kmem/kmalloc/hist
 kill -KILL $hpid
 wait $hpid
-is "$(histtop_instances)" "histtop-$hpid " "SIGKILL leaves histtop-$hpid behind"
+is "$(histtop_instances)" "histtop-$ns-$hpid " "SIGKILL leaves histtop-$ns-$hpid behind"
 histtop -e kmem:kmalloc -k call_site -n 1 >/dev/null 2>$tmp/reap.err
-grep -q "removed tracefs instances left by histtop processes that no longer run: histtop-$hpid" $tmp/reap.err
+grep -q "removed tracefs instances left by histtop processes that no longer run: histtop-$ns-$hpid" $tmp/reap.err
 ok $? "the next histtop removes it and says so"
 is "$(histtop_instances)" "" "no histtop instance left after that"
 

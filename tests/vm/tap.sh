@@ -4,6 +4,7 @@
 #   ok COND_EXIT DESC          report one test from an exit status
 #   is GOT WANT DESC           string equality, shows both on failure
 #   done_testing               print the plan, exit non-zero on any failure
+#   wait_lines FILE N          wait until FILE has N lines (up to 30 s)
 TRACING=${TRACING:-/sys/kernel/tracing}
 EV=$TRACING/events
 _n=0
@@ -42,6 +43,17 @@ diag() { echo "# $*"; }
 done_testing() {
 	echo "1..$_n"
 	[ "$_failed" -eq 0 ]
+}
+
+# Wait until FILE has at least N lines, up to 30 s.
+wait_lines() {	# FILE N: up to 30 s
+	i=0
+	while [ $i -lt 300 ]; do
+		[ "$( (wc -l <"$1") 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
 }
 
 # Remove every trigger on every event (the ftracetest reset_trigger idea):
