@@ -143,22 +143,20 @@ is "$rc" 1 "without -n, a first read that fails ends histtop (exit 1), not retri
 is "$(printf '%s\n' "$err" | grep -c unreadable)" 1 "the error is said once"
 # live: the trigger histtop added does not show in the hist file (here a
 # fixture dir, whose "kernel" takes any write): exit 1 at once, not retried
-live_fs() {	# DIR FIXTURE: the instance histtop-PID of the shell that execs histtop
-	mkdir -p "$1"
+live_fs() {	# DIR FIXTURE: an instance "lv" that exists (histtop leaves it in place)
+	e=$1/instances/lv/events/syscalls/sys_enter_read
+	mkdir -p "$e"
+	cp "$FIXTURES/$2" "$e/hist"
+	: >"$e/trigger"
 	cat >"$1.sh" <<-EOS
-	e=$1/instances/histtop-\$\$/events/syscalls/sys_enter_read
-	mkdir -p "\$e"
-	cp "$FIXTURES/$2" "\$e/hist"
-	: >"\$e/trigger"
-	echo \$\$ >"$1.pid"
-	exec "$HISTTOP" --tracefs "$1" -e syscalls:sys_enter_read "\$@"
+	exec "$HISTTOP" --tracefs "$1" --instance lv --include-self -e syscalls:sys_enter_read "\$@"
 	EOS
 }
 live_fs "$tmp/lv" read-execname.hist
 err=$(timeout 10 sh "$tmp/lv.sh" -k call_site -b -d 0.05 2>&1 >/dev/null); rc=$?
 is "$rc" 1 "live: a trigger that never shows up ends histtop with exit 1"
 like "$err" "histtop's trigger is gone" "and says so"
-is "$(cat "$tmp/lv/instances/histtop-$(cat "$tmp/lv.pid")/events/syscalls/sys_enter_read/trigger")" \
+is "$(cat "$tmp/lv/instances/lv/events/syscalls/sys_enter_read/trigger")" \
 	'!hist:keys=call_site' "and removes its trigger on the way out"
 
 # a slow first frame (a FIFO the writer fills after 1 s): the later frames
@@ -194,12 +192,14 @@ like "$err" 'planted.hist: a symbolic link \(not followed\)' "and says why"
 ok $? "the symlink's target is not written"
 
 # the note about reaped instances is printed also when the start then fails
-mkdir -p "$tmp/rp2/instances/histtop-2147483000" "$tmp/rp2/events/kmem/kmalloc"
+# (named histtop-NS-PID after histtop's PID namespace; no process has that pid)
+pidns=$(stat -L -c %i /proc/self/ns/pid)
+mkdir -p "$tmp/rp2/instances/histtop-$pidns-2147483000" "$tmp/rp2/events/kmem/kmalloc"
 err=$("$HISTTOP" --tracefs "$tmp/rp2" -e kmem:nope -k x -b -n 1 2>&1); rc=$?
 is "$rc" 1 "a failed start exits 1"
-like "$err" 'removed tracefs instances left by histtop processes that no longer run: histtop-2147483000' \
+like "$err" "removed tracefs instances left by histtop processes that no longer run: histtop-$pidns-2147483000" \
 	"and still tells of the instance it removed"
-[ ! -e "$tmp/rp2/instances/histtop-2147483000" ]
+[ ! -e "$tmp/rp2/instances/histtop-$pidns-2147483000" ]
 ok $? "which is gone"
 
 # --help names every key of the screen's help, the man page every option

@@ -138,16 +138,17 @@ like "$(screen)" "the terminal's input ended; quitting" "and says why"
 # leave itself out.
 live_self=
 "$HISTTOP" --help | grep -q -- --include-self && live_self=--include-self
-live() {	# NAME ARGS...: histtop live in $tmp/NAME; its pid in $tmp/NAME.pid
+live() {	# NAME ARGS...: histtop live in $tmp/NAME, in its instance NAME (which
+	# exists, so histtop leaves it in place); its pid in $tmp/NAME.pid
 	n=$1
 	shift
 	cat >"$tmp/$n.sh" <<-EOS
-	e=$tmp/$n/instances/histtop-\$\$/events/syscalls/sys_enter_read
+	e=$tmp/$n/instances/$n/events/syscalls/sys_enter_read
 	mkdir -p "\$e"
 	cp "$FIXTURES/read-execname.hist" "\$e/hist"
 	: >"\$e/trigger"
 	echo \$\$ >"$tmp/$n.pid"
-	exec "$HISTTOP" --tracefs "$tmp/$n" -e syscalls:sys_enter_read -k common_pid.execname \\
+	exec "$HISTTOP" --tracefs "$tmp/$n" --instance $n -e syscalls:sys_enter_read -k common_pid.execname \\
 		-v count -s count.descending --size 2048 --filter 'comm ~ "fx*"' $live_self "\$@"
 	EOS
 	$T kill-session -t t 2>/dev/null
@@ -155,7 +156,7 @@ live() {	# NAME ARGS...: histtop live in $tmp/NAME; its pid in $tmp/NAME.pid
 	$T new-session -d -s t -x 120 -y 30 \
 		"TERM=screen LANG=C.UTF-8 $live_prefix sh $tmp/$n.sh $*; echo EXITED \$?; sleep 30"
 }
-trigger_of() { cat "$tmp/$1/instances/histtop-$(cat "$tmp/$1.pid")/events/syscalls/sys_enter_read/trigger"; }
+trigger_of() { cat "$tmp/$1/instances/$1/events/syscalls/sys_enter_read/trigger"; }
 gone() {	# PID: wait up to 15 s for it to end (else kill it: a spin)
 	i=0
 	# a zombie has ended (its parent, the pane's shell, may be gone too)

@@ -15,9 +15,20 @@ userfs() {	# DIR NAME
 	: >"$1/instances/$2/events/kmem/kmalloc/trigger"
 }
 
+# histtop as CMD with the instance's hist file showing the trigger histtop
+# installs (histtop knows its own by meaning): the fixture's, plus the filter
+# that keeps histtop's own pid out.
+selfrun() {	# DIR NAME CMD...
+	sh -c 'f=$1/instances/$2/events/kmem/kmalloc/hist
+		sed -i "3s/ \[paused\]\$/ if common_pid != $$ [paused]/" "$f"
+		shift 2
+		exec "$@"' sh "$@"
+}
+
 # --- --tracefs DIR --instance NAME: a user's instance, used and kept ------
 userfs "$tmp/fs" mine
-out=$("$HISTTOP" -e kmem:kmalloc -k call_site --tracefs "$tmp/fs" --instance mine -n 2 -d 0.05 2>&1)
+out=$(selfrun "$tmp/fs" mine "$HISTTOP" -e kmem:kmalloc -k call_site -v bytes_req --size 2048 \
+	--tracefs "$tmp/fs" --instance mine -n 2 -d 0.05 2>&1)
 is "$?" 0 "--tracefs DIR --instance NAME -n 2: exit 0"
 like "$out" '^histtop: kmem:kmalloc  hist:keys=call_site' "and it shows the instance's hist file"
 case $out in *"cannot remove"*) ok 1 "it does not try to remove the user's instance" ;;
@@ -26,7 +37,7 @@ case $out in *"cannot remove"*) ok 1 "it does not try to remove the user's insta
 ok $? "the user's instance is still there"
 trig=$(cat "$tmp/fs/instances/mine/events/kmem/kmalloc/trigger")
 # (a plain file: each write starts at offset 0, so the removal is what is left)
-like "$trig" '^!hist:keys=call_site if common_pid != [0-9]+$' \
+like "$trig" '^!hist:keys=call_site:vals=bytes_req:size=2048 if common_pid != [0-9]+$' \
 	"the trigger went into DIR's instance and was removed from it"
 
 # nothing outside DIR that has to do with tracefs: no /proc/mounts, no
@@ -34,7 +45,7 @@ like "$trig" '^!hist:keys=call_site if common_pid != [0-9]+$' \
 if command -v strace >/dev/null 2>&1; then
 	userfs "$tmp/fs1" mine
 	strace -f -qq -o "$tmp/strace" -e trace=%file,mount "$HISTTOP" -e kmem:kmalloc -k call_site \
-		--tracefs "$tmp/fs1" --instance mine -n 2 -d 0.05 >/dev/null 2>&1
+		-v bytes_req --size 2048 --include-self --tracefs "$tmp/fs1" --instance mine -n 2 -d 0.05 >/dev/null 2>&1
 	is "$?" 0 "under strace: exit 0"
 	stray=$(grep -E '/proc/mounts|/proc/self/mounts|"/sys/|tracing|debugfs|\(null\)|mount\(' \
 		"$tmp/strace" | grep -v "$tmp/fs1")
