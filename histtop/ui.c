@@ -558,8 +558,6 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	if (l->barw)
 		put_cells(u, 4, x + 1, t->ncols && t->cols[t->sort_col].gauge ? "of largest" :
 			  "share", l->barw - 1, 0);
-	if (l->hidden)
-		put_cells(u, 4, COLS - 1, cut_mark(u, false), 1, 0);	/* more to the right */
 	attrset(A_NORMAL);
 }
 

@@ -4,7 +4,8 @@
 # without NO_COLOR: nothing wider than the pane, no number wrapped into a
 # phantom row or cut, the help bar keeps ?Help and qQuit, the title keeps
 # the kernel's state, column names are whole or carry a cut mark, the help
-# popup reads whole, and long keys scroll sideways.
+# popup reads whole, and long keys scroll sideways.  SIZES="40x12 ..." picks
+# sizes.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
@@ -84,7 +85,7 @@ help_check() {
 	ok $? "$id: a key closes it"
 }
 
-for size in 80x24 120x30 200x50 40x12; do
+for size in ${SIZES:-80x24 120x30 200x50 40x12}; do
 	w=${size%x*} h=${size#*x}
 	for loc in C.UTF-8 C; do
 		check "$w" "$h" "LANG=$loc NO_COLOR=1" big "$tmp/big" syscalls:sys_enter_read 3 "$names_big"
