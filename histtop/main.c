@@ -93,6 +93,7 @@ struct run {
 	bool ended;
 	char *status;		/* message line */
 	bool status_error;
+	char *read_error;	/* the latest read failed: why */
 	/*
 	 * --profile: milliseconds of CPU time, summed.  The first refresh
 	 * parses every line; the later ones only the lines that changed (the
@@ -483,15 +484,23 @@ static int run_ui(struct run *r)
 			if (fr == 1) {
 				r->ended = true;
 			} else if (fr < 0) {
-				set_status(r, true, "%s", err);
-				free(err);
+				/* shown until a frame reads well, the numbers marked stale */
+				free(r->read_error);
+				r->read_error = err;
 				err = NULL;
+				if (!v.stale_since)
+					v.stale_since = time(NULL);
+			} else {
+				free(r->read_error);
+				r->read_error = NULL;
+				v.stale_since = 0;
 			}
 			next = next_tick(start, v.delay, now_mono());
 		}
 		v.ended = r->ended;
 		v.status = r->status;
 		v.status_error = r->status_error;
+		v.read_error = r->read_error;
 		ui_draw(u, &v);
 		wait_ms = v.frozen || r->ended ? 1000 : (int)ceil((next - now_mono()) * 1000);
 		key = ui_getkey(u, wait_ms < 0 ? 0 : wait_ms);
@@ -648,6 +657,7 @@ out_table:
 	sb_free(&r.raw);
 	sb_free(&r.good);
 	free(r.status);
+	free(r.read_error);
 	opts_free(&o);
 	return ret;
 }

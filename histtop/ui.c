@@ -6,7 +6,9 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <curses.h>
 
@@ -16,6 +18,7 @@
 #include "wait.h"
 
 #define HEADER_LINES 5	/* title, trigger, totals, message, column header */
+#define KEYW_MIN 12	/* cells the key column keeps before the numbers narrow */
 
 enum {
 	PAIR_TITLE = 1,
@@ -27,6 +30,18 @@ enum {
 	PAIR_NEW,
 };
 
+/*
+ * Where the columns go on this frame: the key column from the left edge,
+ * then a total (and a delta) per shown value column, then the share bar.
+ * Everything adds up to COLS exactly, so nothing ever wraps.
+ */
+struct layout {
+	int keyw;	/* cells up to the first number column */
+	int numw;	/* cells per number, its gap included */
+	int barw;	/* the share bar's cells, its gap included (0: no bar) */
+	size_t hidden;	/* value columns that did not fit */
+};
+
 struct ui {
 	const volatile sig_atomic_t *quit;	/* set by the signal handlers (borrowed) */
 	bool lost;		/* the terminal's input ended */
@@ -35,14 +50,25 @@ struct ui {
 	bool active;		/* curses is up */
 	size_t top;		/* first row shown */
 	size_t sel;		/* selected row (index into the shown rows) */
+	bool pinned;		/* the cursor moved: the selection stays on sel_key */
+	char *sel_key;		/* the selected row's key (owned), or NULL */
+	int hscroll;		/* cells of key text scrolled off to the left */
+	int hscroll_max;
 	bool show_totals;	/* t: totals only, no deltas */
 	bool help;
+	size_t help_top;	/* first help line shown */
+	bool help_more;		/* the help has lines below the window */
 	bool expand;		/* Enter: the selected row's stack, one frame a line */
 	bool bar_totals;	/* the share bar shows totals, not deltas */
 	char filter[128];
 	size_t nshown;
 	size_t *shown;		/* indices into table rows that pass the filter */
 	size_t shown_cap;
+	bool *colshow;		/* value columns drawn on this frame */
+	size_t colshow_cap;
+	char **keys;		/* key text of the rows on screen (owned) */
+	size_t nkeys, keys_cap;
+	struct layout lay;
 };
 
 struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
@@ -81,6 +107,15 @@ struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
 	return u;
 }
 
+static void free_keys(struct ui *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nkeys; i++)
+		free(u->keys[i]);
+	u->nkeys = 0;
+}
+
 void ui_free(struct ui *u)
 {
 	if (!u)
@@ -88,6 +123,10 @@ void ui_free(struct ui *u)
 	if (u->active)
 		endwin();
 	u->active = false;
+	free_keys(u);
+	free(u->keys);
+	free(u->colshow);
+	free(u->sel_key);
 	free(u->shown);
 	free(u);
 }
@@ -102,26 +141,154 @@ static const char *delta_sym(const struct ui *u)
 	return u->utf8 ? "\xce\x94" : "d";	/* Δ */
 }
 
-/* Print s clipped to w cells from x on line y (bytes as cells: ASCII keys). */
-static void put_clipped(int y, int x, const char *s, int w)
+/* The mark where text was cut: at its end, or at its start when scrolled. */
+static const char *cut_mark(const struct ui *u, bool left)
 {
-	int n = (int)strlen(s);
-
-	if (w <= 0)
-		return;
-	if (n <= w) {
-		mvaddstr(y, x, s);
-		return;
-	}
-	mvaddnstr(y, x, s, w - 1);
-	addch('+');
+	return u->utf8 ? "\xe2\x80\xa6" : left ? "<" : ">";	/* … */
 }
 
+/*
+ * The character at s: returns its bytes and sets *cells.  What the
+ * terminal could not show as one printable character (control bytes,
+ * invalid UTF-8, anything but ASCII outside a UTF-8 locale) is *safe =
+ * false and is drawn as '?'.
+ */
+static int next_char(const struct ui *u, const char *s, int *cells, bool *safe)
+{
+	unsigned char c = *s;
+
+	*cells = 1;
+	*safe = c >= 0x20 && c < 0x7f;
+	if (*safe || !u->utf8 || c < 0x80)
+		return 1;
+	{
+		mbstate_t st;
+		wchar_t wc;
+		size_t n;
+		int w;
+
+		memset(&st, 0, sizeof(st));
+		n = mbrtowc(&wc, s, strnlen(s, MB_CUR_MAX), &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || !n)
+			return 1;
+		w = wcwidth(wc);
+		if (w < 1)
+			return (int)n;
+		*cells = w;
+		*safe = true;
+		return (int)n;
+	}
+}
+
+static int str_cells(const struct ui *u, const char *s)
+{
+	int n = 0, c;
+	bool safe;
+
+	while (*s) {
+		s += next_char(u, s, &c, &safe);
+		n += c;
+	}
+	return n;
+}
+
+/*
+ * Draw s at (y, x) in at most w cells with its first `skip` cells scrolled
+ * off; a cut on either side shows as a mark.  Never writes past the right
+ * edge, so curses never wraps text into the next line.  Returns the cells
+ * drawn.
+ */
+static int put_cells(const struct ui *u, int y, int x, const char *s, int w, int skip)
+{
+	int used = 0, c, n, rest;
+	bool safe;
+
+	if (x < 0 || x >= COLS || y < 0 || y >= LINES)
+		return 0;
+	if (w > COLS - x)
+		w = COLS - x;
+	if (w <= 0)
+		return 0;
+	move(y, x);
+	if (skip > 0) {
+		while (*s && skip > 0) {
+			s += next_char(u, s, &c, &safe);
+			skip -= c;
+		}
+		addstr(cut_mark(u, true));
+		used = 1;
+	}
+	rest = str_cells(u, s);
+	while (*s) {
+		n = next_char(u, s, &c, &safe);
+		if (used + rest > w && used + c > w - 1)
+			break;
+		if (used + c > w)
+			break;
+		if (safe)
+			addnstr(s, n);
+		else
+			addch('?');
+		used += c;
+		rest -= c;
+		s += n;
+	}
+	if (*s && used < w) {
+		addstr(cut_mark(u, false));
+		used++;
+	}
+	return used;
+}
+
+/* Draw right-aligned in exactly w cells (clipped at the left if longer). */
+static void put_right(const struct ui *u, int y, int x, const char *s, int w)
+{
+	int n = str_cells(u, s);
+
+	if (n < w) {
+		mvhline(y, x, ' ', w - n);
+		x += w - n;
+		w = n;
+	}
+	put_cells(u, y, x, s, w, n > w ? n - w + 1 : 0);
+}
+
+/* A run of text on one line: drawn left to right, never past the edge. */
+struct pen {
+	int y, x;
+};
+
+static void pen_put(const struct ui *u, struct pen *p, const char *s, attr_t a)
+{
+	attrset(a);
+	p->x += put_cells(u, p->y, p->x, s, COLS - p->x, 0);
+	attrset(A_NORMAL);
+}
+
+/* v in at most width characters: its digits when they fit, else 12.3M. */
 static void fmt_num(char *buf, size_t size, uint64_t v, int width)
 {
 	snprintf(buf, size, "%" PRIu64, v);
 	if ((int)strlen(buf) > width)
 		out_human(buf, size, (double)v);
+}
+
+static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, char *buf,
+		      size_t size, int width)
+{
+	char n[TB_NUM_MAX];
+
+	if (!t->cols[j].is_signed || (int64_t)r->total[j] >= 0) {
+		fmt_num(buf, size, r->total[j], width);
+		return;
+	}
+	table_total_str(t, r, j, n);
+	if ((int)strlen(n) <= width) {
+		snprintf(buf, size, "%s", n);
+		return;
+	}
+	out_human(n, sizeof(n), -(double)(int64_t)r->total[j]);
+	snprintf(buf, size, "-%s", n);
 }
 
 static void filter_rows(struct ui *u, const struct table *t)
@@ -141,205 +308,319 @@ static void filter_rows(struct ui *u, const struct table *t)
 		}
 		u->shown[u->nshown++] = i;
 	}
+}
+
+/*
+ * Once the cursor moved, the selection belongs to a key, not to a place:
+ * a re-sort, a new frame or a filter finds the same key again.  Its row
+ * must be in order to know its place, so the rows are sorted up to it.
+ */
+static void find_selected(struct ui *u, struct table *t)
+{
+	size_t i;
+
+	if (!u->pinned || !u->sel_key)
+		return;
+	for (i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i]->key, u->sel_key))
+			break;
+	if (i == t->nrows)
+		return;		/* gone: the place keeps the selection */
+	if (i >= t->sorted) {
+		table_sort(t);
+		filter_rows(u, t);
+	}
+	for (i = 0; i < u->nshown; i++)
+		if (!strcmp(t->rows[u->shown[i]]->key, u->sel_key))
+			u->sel = i;
+}
+
+static void keep_selected(struct ui *u, const struct table *t)
+{
+	const char *k;
+
 	if (u->sel >= u->nshown)
 		u->sel = u->nshown ? u->nshown - 1 : 0;
+	if (!u->pinned || !u->nshown)
+		return;
+	k = t->rows[u->shown[u->sel]]->key;
+	if (!u->sel_key || strcmp(k, u->sel_key)) {
+		free(u->sel_key);
+		u->sel_key = xstrdup(k);
+	}
+}
+
+static void unpin(struct ui *u)
+{
+	u->pinned = false;
+	free(u->sel_key);
+	u->sel_key = NULL;
 }
 
 static void draw_header(struct ui *u, const struct ui_view *v)
 {
 	const struct table *t = v->t;
 	char buf[512], n1[32], n2[32];
-	int cols = COLS;
+	struct pen p;
+	int cols = COLS, rw;
 
-	/* 1: title */
+	/* 1: title, the kernel's state and the display's at the right */
 	attrset(pair(u, PAIR_TITLE, A_REVERSE));
 	mvhline(0, 0, ' ', cols);
+	rw = (int)strlen("[paused]") + 1 + (v->frozen ? 7 : 0) + (v->ended ? 14 : 0) +
+	     (v->read_error ? 6 : 0);
 	snprintf(buf, sizeof(buf), " histtop  %s  every %.2gs  elapsed %.0fs  frame %lu", v->desc,
 		 v->delay, t->elapsed, t->frames);
-	put_clipped(0, 0, buf, cols);
-	attrset(A_NORMAL);
-	{
-		const char *state = t->paused ? "[paused]" : "[active]";
-		int x = cols - (int)strlen(state) - 1;
-
-		if (v->frozen)
-			x -= 9;
-		if (v->ended)
-			x -= 13;
-		if (x > 0) {
-			attrset(t->paused ? pair(u, PAIR_ERR, A_REVERSE | A_BOLD) :
-					    pair(u, PAIR_TITLE, A_REVERSE) | A_BOLD);
-			mvaddstr(0, x, state);
-			attrset(pair(u, PAIR_TITLE, A_REVERSE) | A_BOLD);
-			if (v->frozen)
-				addstr(" FROZEN ");
-			if (v->ended)
-				addstr(" END OF REPLAY");
-			attrset(A_NORMAL);
-		}
-	}
+	put_cells(u, 0, 0, buf, cols - rw - 1, 0);
+	p.y = 0;
+	p.x = cols - rw > 0 ? cols - rw : 0;
+	pen_put(u, &p, t->paused ? "[paused]" : "[active]",
+		t->paused ? pair(u, PAIR_ERR, A_REVERSE | A_BOLD) :
+			    pair(u, PAIR_TITLE, A_REVERSE) | A_BOLD);
+	if (v->frozen)
+		pen_put(u, &p, " FROZEN", pair(u, PAIR_TITLE, A_REVERSE) | A_BOLD);
+	if (v->ended)
+		pen_put(u, &p, " END OF REPLAY", pair(u, PAIR_TITLE, A_REVERSE) | A_BOLD);
+	if (v->read_error)
+		pen_put(u, &p, " STALE", pair(u, PAIR_ERR, A_REVERSE | A_BOLD));
 	/* 2: the exact trigger */
 	move(1, 0);
 	clrtoeol();
 	snprintf(buf, sizeof(buf), " %s", t->trigger ? t->trigger : "(no histogram)");
-	put_clipped(1, 0, buf, cols);
+	put_cells(u, 1, 0, buf, cols, 0);
 	/* 3: totals */
 	move(2, 0);
 	clrtoeol();
 	fmt_num(n1, sizeof(n1), t->hits, 12);
 	out_human(n2, sizeof(n2), t->interval > 0 ? t->hits_delta / t->interval : 0);
+	p.y = 2;
+	p.x = 0;
 	snprintf(buf, sizeof(buf), " Hits %s (%s/s)   Entries %" PRIu64 "/%" PRIu64 "   ", n1, n2,
 		 t->entries, t->size);
-	mvaddstr(2, 0, buf);
+	pen_put(u, &p, buf, v->read_error ? A_DIM : A_NORMAL);
 	if (t->dropped) {
-		attrset(pair(u, PAIR_ERR, A_REVERSE) | A_BOLD);
-		printw("Dropped %" PRIu64 " (+%" PRIu64 ")", t->dropped, t->dropped_delta);
-		attrset(pair(u, PAIR_WARN, A_BOLD));
-		addstr("  table full: raise --size");
+		snprintf(buf, sizeof(buf), "Dropped %" PRIu64 " (+%" PRIu64 ")", t->dropped,
+			 t->dropped_delta);
+		pen_put(u, &p, buf, pair(u, PAIR_ERR, A_REVERSE) | A_BOLD);
+		pen_put(u, &p, "  table full: raise --size", pair(u, PAIR_WARN, A_BOLD));
 	} else {
-		printw("Dropped 0");
-		if (t->size && t->entries * 10 >= t->size * 9) {
-			attrset(pair(u, PAIR_WARN, A_BOLD));
-			addstr("  table nearly full: raise --size");
-		}
+		pen_put(u, &p, "Dropped 0", A_NORMAL);
+		if (t->size && t->entries * 10 >= t->size * 9)
+			pen_put(u, &p, "  table nearly full: raise --size",
+				pair(u, PAIR_WARN, A_BOLD));
 	}
-	attrset(A_NORMAL);
-	/* 4: message line */
+	/* 4: message line: a key's answer, else why the numbers are old, else the filter */
 	move(3, 0);
 	clrtoeol();
 	if (v->status) {
 		attrset(v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL));
-		put_clipped(3, 1, v->status, cols - 1);
+		put_cells(u, 3, 1, v->status, cols - 1, 0);
+		attrset(A_NORMAL);
+	} else if (v->read_error) {
+		char when[16];
+
+		strftime(when, sizeof(when), "%H:%M:%S", localtime(&v->stale_since));
+		snprintf(buf, sizeof(buf), "stale since %s: %s", when, v->read_error);
+		attrset(pair(u, PAIR_ERR, A_BOLD));
+		put_cells(u, 3, 1, buf, cols - 1, 0);
 		attrset(A_NORMAL);
 	} else if (u->filter[0]) {
 		snprintf(buf, sizeof(buf), " filter: %s  (%zu of %zu rows; / to change)",
 			 u->filter, u->nshown, t->nrows);
-		put_clipped(3, 0, buf, cols);
+		put_cells(u, 3, 0, buf, cols, 0);
+	} else if (u->lay.hidden) {
+		snprintf(buf, sizeof(buf), " %zu column%s hidden%s", u->lay.hidden,
+			 u->lay.hidden > 1 ? "s" : "", u->show_totals ? "" : " (t: totals only)");
+		put_cells(u, 3, 0, buf, cols, 0);
 	}
 }
 
-/* Column geometry: per value column, a total and (unless totals-only) a delta. */
-#define NUMW 11
-#define BARW 12
-
-static int numeric_width(const struct ui *u, const struct table *t)
+static bool has_delta(const struct ui *u, const struct table *t, size_t j)
 {
-	size_t j;
-	int w = 0;
-
-	for (j = 0; j < t->ncols; j++)
-		w += NUMW + (u->show_totals || t->cols[j].gauge ? 0 : NUMW);
-	return w + BARW;
+	return !u->show_totals && !t->cols[j].gauge;
 }
 
-static void draw_colhdr(struct ui *u, const struct table *t, int keyw)
+/*
+ * Fit the columns to the width: numbers and the share bar narrow (12345678
+ * becomes 12.3M), then value columns drop from the right (never the sorted
+ * one) until the key column keeps its minimum; the key column gets what is
+ * left.
+ */
+static void layout(struct ui *u, const struct table *t, int keyneed)
 {
+	/* number and bar widths, best first */
+	static const int fits[][2] = {
+		{ 11, 12 }, { 9, 12 }, { 9, 8 }, { 8, 8 }, { 8, 0 }, { 7, 0 }, { 6, 0 },
+	};
+	struct layout *l = &u->lay;
+	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6;
+	size_t j, hide, f;
+
+	if (keyneed < keymin)
+		keymin = keyneed;
+	if (keymin > COLS / 3 && COLS < 3 * KEYW_MIN)
+		keymin = COLS / 3;
+	u->colshow = xgrow(u->colshow, &u->colshow_cap, t->ncols + 1, sizeof(*u->colshow));
+	for (j = 0; j < t->ncols; j++) {
+		u->colshow[j] = true;
+		nnum += 1 + has_delta(u, t, j);
+		if (t->cols[j].is_signed)
+			minw = 7;	/* -12.3M */
+	}
+	l->hidden = 0;
+	for (hide = 0;; hide++) {
+		for (f = 0; f < sizeof(fits) / sizeof(fits[0]) && fits[f][0] >= minw; f++) {
+			l->numw = fits[f][0];
+			l->barw = t->ncols ? fits[f][1] : 0;
+			l->keyw = COLS - nnum * l->numw - l->barw;
+			if (l->keyw >= keymin)
+				return;
+		}
+		/* drop the last column that is not the sorted one */
+		for (j = t->ncols; j-- > 0;)
+			if (u->colshow[j] && (int)j != t->sort_col)
+				break;
+		if (j == (size_t)-1 || nnum <= 1)
+			break;
+		u->colshow[j] = false;
+		nnum -= 1 + has_delta(u, t, j);
+		l->hidden++;
+	}
+	if (l->keyw < 2)
+		l->keyw = 2;
+}
+
+/* A column name in w cells: cut with a mark, keeping a .max/.min suffix. */
+static void fit_name(const struct ui *u, char *buf, size_t size, const char *arrow,
+		     const char *name, int w)
+{
+	int avail = w - (int)strlen(arrow), n = (int)strlen(name);
+	const char *dot = strrchr(name, '.');
+	int suf = dot ? (int)strlen(dot) : 0;
+
+	if (n <= avail) {
+		snprintf(buf, size, "%s%s", arrow, name);
+		return;
+	}
+	if (avail < 2) {
+		snprintf(buf, size, "%s%s", arrow, cut_mark(u, false));
+		return;
+	}
+	if (!dot || suf > 4 || avail - 1 - suf < 1)
+		suf = 0;
+	snprintf(buf, size, "%s%.*s%s%s", arrow, avail - 1 - suf, name, cut_mark(u, false),
+		 suf ? dot : "");
+}
+
+static void draw_colhdr(struct ui *u, const struct table *t)
+{
+	const struct layout *l = &u->lay;
+	const char *arrow = t->ascending ? "^" : "v";
+	bool bykey = t->sort_by != TB_BY_DELTA && t->sort_by != TB_BY_TOTAL;
+	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
+	struct strbuf sb;
 	char buf[64];
-	size_t j;
+	size_t j, k;
 	int x;
 
-	attrset(pair(u, PAIR_TITLE, A_REVERSE));
+	attrset(hdr);
 	mvhline(4, 0, ' ', COLS);
-	put_clipped(4, 1, t->nkeys ? "" : "KEY", keyw);
-	{
-		struct strbuf sb;
-		size_t k;
-
-		sb_init(&sb);
-		for (k = 0; k < t->nkeys; k++)
-			sb_printf(&sb, "%s%s", k ? ", " : "", t->key_names[k]);
-		put_clipped(4, 1, sb.buf ? sb.buf : "KEY", keyw - 1);
-		sb_free(&sb);
+	sb_init(&sb);
+	for (k = 0; k < t->nkeys; k++)
+		sb_printf(&sb, "%s%s", k ? ", " : "", t->key_names[k]);
+	if (!t->nkeys)
+		sb_puts(&sb, "KEY");
+	x = 1;
+	if (bykey) {
+		/* sorted by key: the arrow goes on the key column */
+		attrset(srt);
+		x += put_cells(u, 4, x, arrow, 1, 0);
+		attrset(hdr);
 	}
-	x = keyw;
+	put_cells(u, 4, x, sb.buf, l->keyw - x - 1, 0);
+	sb_free(&sb);
+	x = l->keyw;
 	for (j = 0; j < t->ncols; j++) {
-		bool sorted = (int)j == t->sort_col;
-		const char *arrow = t->ascending ? "^" : "v";
+		bool sorted = (int)j == t->sort_col && !bykey;
+		/* a max or min has no delta: a delta sort on it is its total's */
+		bool on_delta = sorted && t->sort_by == TB_BY_DELTA && has_delta(u, t, j);
 
-		if (sorted && t->sort_by == TB_BY_TOTAL)
-			attrset(pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE));
-		{
-			const char *a = sorted && t->sort_by == TB_BY_TOTAL ? arrow : "";
-			const char *name = t->cols[j].name;
-			int avail = NUMW - 1 - (int)strlen(a), n = (int)strlen(name);
-
-			/* a long max/min keeps its end: "~_req.max", not "bytes_req." */
-			if (t->cols[j].gauge && n > avail)
-				snprintf(buf, sizeof(buf), "%s~%s", a, name + n - (avail - 1));
-			else
-				snprintf(buf, sizeof(buf), "%s%s", a, name);
-		}
-		mvprintw(4, x, "%*.*s", NUMW, NUMW - 1, buf);
-		attrset(pair(u, PAIR_TITLE, A_REVERSE));
-		x += NUMW;
-		if (u->show_totals || t->cols[j].gauge)
+		if (!u->colshow[j])
 			continue;
-		if (sorted && t->sort_by == TB_BY_DELTA)
-			attrset(pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE));
-		snprintf(buf, sizeof(buf), "%s%s", sorted && t->sort_by == TB_BY_DELTA ? arrow : "",
-			 delta_sym(u));
-		mvprintw(4, x, "%*s", NUMW + (u->utf8 ? 1 : 0), buf);
-		attrset(pair(u, PAIR_TITLE, A_REVERSE));
-		x += NUMW;
+		attrset(sorted && !on_delta ? srt : hdr);
+		fit_name(u, buf, sizeof(buf), sorted && !on_delta ? arrow : "", t->cols[j].name,
+			 l->numw - 1);
+		put_right(u, 4, x, buf, l->numw);
+		attrset(hdr);
+		x += l->numw;
+		if (!has_delta(u, t, j))
+			continue;
+		attrset(on_delta ? srt : hdr);
+		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", delta_sym(u));
+		put_right(u, 4, x, buf, l->numw);
+		attrset(hdr);
+		x += l->numw;
 	}
-	mvprintw(4, x + 1, "%-*s", BARW - 1,
-		 t->ncols && t->cols[t->sort_col].gauge ? "of largest" : "share");
+	if (l->barw)
+		put_cells(u, 4, x + 1, t->ncols && t->cols[t->sort_col].gauge ? "of largest" :
+			  "share", l->barw - 1, 0);
 	attrset(A_NORMAL);
 }
 
 static void draw_bar(struct ui *u, int y, int x, double frac)
 {
-	int full = (int)(frac * (BARW - 2) + 0.5), i;
+	int cells = u->lay.barw - 2, full = (int)(frac * cells + 0.5), i;
 
+	if (cells <= 0)
+		return;
+	move(y, x);
 	attrset(pair(u, PAIR_BAR, A_BOLD));
-	for (i = 0; i < BARW - 2; i++) {
+	for (i = 0; i < cells; i++) {
 		if (i < full)
 			addstr(u->utf8 ? "\xe2\x96\x88" : "#");	/* █ */
 		else
 			addch(' ');
 	}
-	(void)y;
-	(void)x;
 	attrset(A_NORMAL);
 }
 
-static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r, int y, int keyw,
-		    bool selected, uint64_t sortsum)
+static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *r,
+		    const char *key, int y, bool selected, uint64_t sortsum)
 {
+	const struct table *t = v->t;
+	const struct layout *l = &u->lay;
 	char buf[32];
 	size_t j;
 	int x, lines = 1;
-	char *key = out_key_text(t, r);
 	attr_t base = selected ? A_REVERSE : A_NORMAL;
 
 	if (r->stale)
 		base |= pair(u, PAIR_GONE, A_DIM);
 	else if (r->fresh)
 		base |= pair(u, PAIR_NEW, A_BOLD);
+	if (v->read_error)
+		base |= A_DIM;	/* the reads fail: these numbers are old */
 	attrset(base);
 	mvhline(y, 0, ' ', COLS);
-	put_clipped(y, 1, key, keyw - 2);
-	free(key);
-	x = keyw;
+	put_cells(u, y, 1, key, l->keyw - 2, u->hscroll);
+	x = l->keyw;
 	for (j = 0; j < t->ncols; j++) {
-		if (t->cols[j].is_signed)
-			table_total_str(t, r, j, buf);
-		else
-			fmt_num(buf, sizeof(buf), r->total[j], NUMW - 1);
-		mvprintw(y, x, "%*s", NUMW, buf);
-		x += NUMW;
-		if (u->show_totals || t->cols[j].gauge)
+		if (!u->colshow[j])
 			continue;
-		fmt_num(buf, sizeof(buf), r->delta[j], NUMW - 1);
-		mvprintw(y, x, "%*s", NUMW, r->stale ? "-" : buf);
-		x += NUMW;
+		fmt_total(t, r, j, buf, sizeof(buf), l->numw - 1);
+		put_right(u, y, x, buf, l->numw);
+		x += l->numw;
+		if (!has_delta(u, t, j))
+			continue;
+		fmt_num(buf, sizeof(buf), r->delta[j], l->numw - 1);
+		put_right(u, y, x, r->stale ? "-" : buf, l->numw);
+		x += l->numw;
 	}
-	move(y, x + 1);
-	if (sortsum) {
-		uint64_t v = u->bar_totals ? r->total[t->sort_col] : r->delta[t->sort_col];
+	if (sortsum && l->barw) {
+		uint64_t val = u->bar_totals ? r->total[t->sort_col] : r->delta[t->sort_col];
 
-		if (!(t->cols[t->sort_col].is_signed && (int64_t)v < 0))
-			draw_bar(u, y, x + 1, (double)v / sortsum);
+		if (!(t->cols[t->sort_col].is_signed && (int64_t)val < 0))
+			draw_bar(u, y, x + 1, (double)val / sortsum);
 	}
 	attrset(A_NORMAL);
 	/* Enter: the selected row's stack, one frame a line, hottest first */
@@ -352,10 +633,14 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 			if (!strchr(p, '\n'))
 				continue;
 			while (*p && y + lines < LINES - 1) {
+				char *frame;
+
 				nl = strchr(p, '\n');
+				frame = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
 				move(y + lines, 0);
 				clrtoeol();
-				mvprintw(y + lines, 4, "%.*s", (int)(nl ? nl - p : (int)strlen(p)), p);
+				put_cells(u, y + lines, 4, frame, COLS - 4, u->hscroll);
+				free(frame);
 				lines++;
 				p = nl ? nl + 1 : p + strlen(p);
 			}
@@ -364,43 +649,73 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	return lines;
 }
 
-static void draw_help(struct ui *u, const struct ui_view *v)
-{
-	static const char *const lines[] = {
-		"histtop keys",
-		"",
-		"  p   pause the kernel's aggregation      c   continue it",
-		"  z   clear the kernel's table (asks y/N; deltas restart from zero)",
-		"  f   freeze the display (the kernel keeps counting)",
-		"  < > sort by the previous/next column    r   reverse the order",
-		"  t   totals only / totals and deltas     d   sort by delta or total",
-		"  k   sort by key                         + - refresh slower/faster",
-		"  /   filter rows by key text (Esc clears)",
-		"  Up/Down PgUp/PgDn Home/End   move       Enter  expand a stack",
-		"  e   export the frame to new files (.hist .csv .folded)",
-		"  ?   this help                           q   quit",
-		"",
-		"Rows: bold cyan = new this interval, blue = gone from the kernel table.",
-		"Any key closes this help.",
-	};
-	int i, n = sizeof(lines) / sizeof(lines[0]), w = 72, y0, x0;
+/* The help, one key a line: two columns when the screen is wide enough. */
+static const char *const help_keys[] = {
+	"p      pause the kernel's aggregation",
+	"c      continue it",
+	"z      clear the kernel's table (asks y/N)",
+	"f      freeze the display",
+	"< >    previous/next sort column",
+	"r      reverse the order",
+	"d      sort by delta or by total",
+	"k      sort by key",
+	"t      totals only / with deltas",
+	"+ -    refresh slower / faster",
+	"/      filter rows by key (Esc clears)",
+	"Up Dn PgUp PgDn Home End  move",
+	"Left Right  scroll long keys",
+	"Enter  expand a stack",
+	"e      export to new .hist .csv .folded",
+	"?      this help",
+	"q      quit",
+};
 
-	y0 = (LINES - n - 2) / 2;
+static const char *const help_legend[] = {
+	"bold cyan: new this interval",
+	"blue: gone from the kernel table",
+	"dim: stale, the latest read failed",
+};
+
+#define HELP_COLW 38
+
+static void draw_help(struct ui *u)
+{
+	size_t nk = sizeof(help_keys) / sizeof(help_keys[0]);
+	size_t nl = sizeof(help_legend) / sizeof(help_legend[0]);
+	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
+	size_t half = two ? (nk + 1) / 2 : nk, n = 0, i, body;
+	char lines[32][2 * HELP_COLW + 8];
+	int y0, x0, y, h;
+
+	if (w > COLS)
+		w = COLS;
+	for (i = 0; i < half; i++)
+		snprintf(lines[n++], sizeof(lines[0]), "%-*s%s", two ? HELP_COLW : 0,
+			 help_keys[i], two && i + half < nk ? help_keys[i + half] : "");
+	lines[n++][0] = '\0';
+	for (i = 0; i < nl; i++)
+		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
+	/* border, title, body, footer, border */
+	h = (int)n + 4 <= LINES ? (int)n + 4 : LINES;
+	body = h > 4 ? (size_t)h - 4 : 1;
+	if (u->help_top + body > n)
+		u->help_top = n > body ? n - body : 0;
+	u->help_more = u->help_top + body < n;
+	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2;
-	if (y0 < 0)
-		y0 = 0;
-	if (x0 < 0)
-		x0 = 0;
 	attrset(pair(u, PAIR_TITLE, A_REVERSE));
-	for (i = 0; i < n + 2; i++) {
-		mvhline(y0 + i, x0, ' ', w);
-		if (i > 0 && i <= n)
-			put_clipped(y0 + i, x0 + 2, lines[i - 1], w - 3);
-	}
+	for (y = 0; y < h; y++)
+		mvhline(y0 + y, x0, ' ', w);
+	put_cells(u, y0 + (h > 4), x0 + 2, "histtop keys", w - 3, 0);
+	for (i = 0; i < body && u->help_top + i < n; i++)
+		put_cells(u, y0 + 2 + (int)i, x0 + 2, lines[u->help_top + i], w - 3, 0);
+	put_cells(u, y0 + h - 1 - (h > 4), x0 + 2, u->help_more ? "Down: more   other keys close" :
+		  u->help_top ? "Up: back   other keys close" : "Any key closes this help.",
+		  w - 3, 0);
 	attrset(A_NORMAL);
-	(void)v;
 }
 
+/* The key bar: ?Help and qQuit always, the others while they fit. */
 static void draw_helpbar(struct ui *u, const struct ui_view *v)
 {
 	static const char *const ctl[][2] = {
@@ -408,40 +723,93 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		{ "<>", "Sort" }, { "r", "Rev" }, { "t", "Tot" }, { "/", "Filter" },
 		{ "+-", "Int" }, { "e", "Export" }, { "?", "Help" }, { "q", "Quit" },
 	};
-	size_t i;
-	int y = LINES - 1;
+	size_t i, n = sizeof(ctl) / sizeof(ctl[0]), keep = 2;
+	int pad, used, room = COLS, need_keep = 0;
+	bool fits[sizeof(ctl) / sizeof(ctl[0])];
+	struct pen p = { LINES - 1, 0 };
 
-	move(y, 0);
+	for (i = n - keep; i < n; i++)
+		need_keep += (int)(strlen(ctl[i][0]) + strlen(ctl[i][1])) + 1;
+	/* labels padded to 6 when everything fits that way, else packed */
+	for (pad = 6; pad >= 0; pad -= 6) {
+		used = need_keep + (pad ? (int)keep * 6 : 0);
+		for (i = 0; i < n; i++) {
+			int cell = (int)strlen(ctl[i][0]) +
+				   ((int)strlen(ctl[i][1]) > pad ? (int)strlen(ctl[i][1]) : pad) + 1;
+
+			fits[i] = i >= n - keep || used + cell <= room;
+			if (i < n - keep && fits[i])
+				used += cell;
+		}
+		if (fits[n - keep - 1] || !pad)
+			break;
+	}
+	move(p.y, 0);
 	clrtoeol();
-	for (i = 0; i < sizeof(ctl) / sizeof(ctl[0]); i++) {
+	for (i = 0; i < n; i++) {
 		bool off = i < 3 && !v->can_control;
+		char label[16];
 
-		attrset(off ? A_DIM : A_BOLD);
-		printw("%s", ctl[i][0]);
-		attrset(off ? A_DIM : pair(u, PAIR_TITLE, A_REVERSE));
-		printw("%-6s", ctl[i][1]);
-		attrset(A_NORMAL);
-		addch(' ');
+		if (!fits[i])
+			continue;
+		pen_put(u, &p, ctl[i][0], off ? A_DIM : A_BOLD);
+		snprintf(label, sizeof(label), "%-*s", pad, ctl[i][1]);
+		pen_put(u, &p, label, off ? A_DIM : pair(u, PAIR_TITLE, A_REVERSE));
+		if (i + 1 < n)
+			pen_put(u, &p, " ", A_NORMAL);
 	}
 }
 
 void ui_draw(struct ui *u, const struct ui_view *v)
 {
 	struct table *t = v->t;
-	int y, keyw, rows_avail;
+	int y, rows_avail, keyneed;
 	size_t i;
 	uint64_t sortsum = 0;
 
+	/* a delta sort with the deltas hidden would be a sort nobody can see */
+	if (u->show_totals && t->sort_by == TB_BY_DELTA) {
+		t->sort_by = TB_BY_TOTAL;
+		table_sort(t);
+	}
 	/* order only the rows that can show; all when a filter picks among them */
 	t->sort_limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
 	table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	erase();
 	filter_rows(u, t);
+	find_selected(u, t);
+	keep_selected(u, t);
+	rows_avail = LINES - HEADER_LINES - 1;
+	if (rows_avail < 1)
+		rows_avail = 1;
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (u->sel >= u->top + rows_avail)
+		u->top = u->sel - rows_avail + 1;
+	if (u->top && u->top + rows_avail > u->nshown)
+		u->top = u->nshown > (size_t)rows_avail ? u->nshown - rows_avail : 0;
+	/* the key texts on screen, and the widest of them */
+	free_keys(u);
+	u->keys = xgrow(u->keys, &u->keys_cap, (size_t)rows_avail + 1, sizeof(*u->keys));
+	keyneed = 0;
+	for (i = 0; i < t->nkeys; i++)
+		keyneed += str_cells(u, t->key_names[i]) + (i ? 2 : 0);
+	for (i = u->top; i < u->nshown && u->nkeys < (size_t)rows_avail; i++) {
+		int c;
+
+		u->keys[u->nkeys] = out_key_text(t, t->rows[u->shown[i]]);
+		c = str_cells(u, u->keys[u->nkeys++]);
+		if (c > keyneed)
+			keyneed = c;
+	}
+	layout(u, t, keyneed + 3);
+	u->hscroll_max = keyneed - (u->lay.keyw - 3);
+	if (u->hscroll_max < 0)
+		u->hscroll_max = 0;
+	if (u->hscroll > u->hscroll_max)
+		u->hscroll = u->hscroll_max;
 	draw_header(u, v);
-	keyw = COLS - numeric_width(u, t);
-	if (keyw < 16)
-		keyw = 16;
-	draw_colhdr(u, t, keyw);
+	draw_colhdr(u, t);
 	if (t->ncols && t->cols[t->sort_col].gauge) {
 		/* a max or min is no share of anything: bars against the largest */
 		u->bar_totals = true;
@@ -468,24 +836,18 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 				if (!t->rows[u->shown[i]]->stale)
 					sortsum += t->rows[u->shown[i]]->total[t->sort_col];
 	}
-	rows_avail = LINES - HEADER_LINES - 1;
-	if (rows_avail < 1)
-		rows_avail = 1;
-	if (u->sel < u->top)
-		u->top = u->sel;
-	if (u->sel >= u->top + rows_avail)
-		u->top = u->sel - rows_avail + 1;
 	y = HEADER_LINES;
 	for (i = u->top; i < u->nshown && y < LINES - 1; i++)
-		y += draw_row(u, t, t->rows[u->shown[i]], y, keyw, i == u->sel, sortsum);
+		y += draw_row(u, v, t->rows[u->shown[i]], u->keys[i - u->top], y, i == u->sel,
+			      sortsum);
 	if (!u->nshown) {
-		mvaddstr(HEADER_LINES + 1, 2, t->nrows ? "no row matches the filter" :
-			 t->paused ? "no entries yet (the trigger is paused: c continues)" :
-				     "no entries yet");
+		put_cells(u, HEADER_LINES + 1, 2, t->nrows ? "no row matches the filter" :
+			  t->paused ? "no entries yet (the trigger is paused: c continues)" :
+				      "no entries yet", COLS - 2, 0);
 	}
 	draw_helpbar(u, v);
 	if (u->help)
-		draw_help(u, v);
+		draw_help(u);
 	refresh();
 }
 
@@ -608,13 +970,35 @@ static enum prompt_result ask(struct ui *u, const char *question)
 	return ch == 'y' || ch == 'Y' ? PROMPT_DONE : PROMPT_CANCEL;
 }
 
+/* The cursor moved: the selection is the key at its new place. */
+static void move_to(struct ui *u)
+{
+	u->pinned = true;
+	free(u->sel_key);
+	u->sel_key = NULL;
+}
+
 enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 {
 	struct table *t = v->t;
 	int page = LINES - HEADER_LINES - 1;
 
 	if (u->help) {
+		/* a help longer than the screen scrolls; other keys close it */
+		if (key == KEY_DOWN || key == KEY_NPAGE || (key == ' ' && u->help_more)) {
+			if (u->help_more)
+				u->help_top += key == KEY_DOWN ? 1 : (size_t)(page > 1 ? page - 1 : 1);
+			return UI_REDRAW;
+		}
+		if (key == KEY_UP || key == KEY_PPAGE) {
+			if (key == KEY_UP && u->help_top)
+				u->help_top--;
+			else if (key == KEY_PPAGE)
+				u->help_top = u->help_top > (size_t)page ? u->help_top - page : 0;
+			return UI_REDRAW;
+		}
 		u->help = false;
+		u->help_top = 0;
 		return key == 'q' ? UI_QUIT : UI_REDRAW;
 	}
 	switch (key) {
@@ -655,7 +1039,7 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		if (t->ncols) {
 			t->sort_col = (t->sort_col + (key == '>' ? 1 : (int)t->ncols - 1)) % t->ncols;
 			if (t->sort_by == TB_BY_KEY)
-				t->sort_by = TB_BY_DELTA;
+				t->sort_by = u->show_totals ? TB_BY_TOTAL : TB_BY_DELTA;
 		}
 		table_sort(t);
 		return UI_REDRAW;
@@ -664,7 +1048,10 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		table_sort(t);
 		return UI_REDRAW;
 	case 'd':
+		/* a delta sort brings the deltas back */
 		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_TOTAL : TB_BY_DELTA;
+		if (t->sort_by == TB_BY_DELTA)
+			u->show_totals = false;
 		table_sort(t);
 		return UI_REDRAW;
 	case 'k':
@@ -693,6 +1080,7 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 			break;
 		}
 		u->sel = u->top = 0;
+		unpin(u);
 		return UI_REDRAW;
 	}
 	case 27:
@@ -702,28 +1090,47 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 	case '\n':
 	case KEY_ENTER:
 		u->expand = !u->expand;
+		u->pinned = true;
 		return UI_REDRAW;
+	case KEY_LEFT:
+	case KEY_RIGHT: {
+		int step = u->lay.keyw > 16 ? u->lay.keyw / 2 : 8;
+
+		u->hscroll += key == KEY_RIGHT ? step : -step;
+		if (u->hscroll > u->hscroll_max)
+			u->hscroll = u->hscroll_max;
+		if (u->hscroll < 0)
+			u->hscroll = 0;
+		return UI_REDRAW;
+	}
 	case KEY_UP:
 		if (u->sel)
 			u->sel--;
+		move_to(u);
 		return UI_REDRAW;
 	case KEY_DOWN:
 		if (u->sel + 1 < u->nshown)
 			u->sel++;
+		move_to(u);
 		return UI_REDRAW;
 	case KEY_PPAGE:
 		u->sel = u->sel > (size_t)page ? u->sel - page : 0;
+		move_to(u);
 		return UI_REDRAW;
 	case KEY_NPAGE:
 		u->sel += page;
 		if (u->sel >= u->nshown)
 			u->sel = u->nshown ? u->nshown - 1 : 0;
+		move_to(u);
 		return UI_REDRAW;
 	case KEY_HOME:
+		/* the top row, whichever key it holds, like before any move */
 		u->sel = 0;
+		unpin(u);
 		return UI_REDRAW;
 	case KEY_END:
 		u->sel = u->nshown ? u->nshown - 1 : 0;
+		move_to(u);
 		return UI_REDRAW;
 	case KEY_RESIZE:
 		return UI_REDRAW;

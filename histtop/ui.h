@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "table.h"
 
@@ -20,6 +21,8 @@ struct ui_view {
 	bool ended;		/* replay: no more frames */
 	const char *status;	/* message line, or NULL */
 	bool status_error;
+	const char *read_error;	/* why the latest read failed, or NULL: it did not */
+	time_t stale_since;	/* when the reads began to fail */
 };
 
 /* What a key asks main to do. */
