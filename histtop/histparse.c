@@ -384,9 +384,10 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			if (s < end && *s == ' ')
 				s++;
 			tok = s;
+			v[ncol] = 0;
 			while (s < end && s - tok < 20 && (*s == '#' || *s == ' '))
-				s++;
-			v[ncol++] = 0;
+				v[ncol] += *s++ == '#';
+			ncol++;
 			continue;
 		}
 		while (s < end && *s == ' ')
@@ -402,8 +403,9 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 				v[ncol++] = 0;
 				continue;
 			}
-			if (!dot || parse_u64(c, tok, dot - tok, 10, &whole) ||
-			    parse_u64(c, dot + 1, s - dot - 1, 10, &frac))
+			/* "%3u.%02u": exactly two decimals */
+			if (!dot || s - dot != 3 || parse_u64(c, tok, dot - tok, 10, &whole) ||
+			    parse_u64(c, dot + 1, 2, 10, &frac))
 				return fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
 			v[ncol++] = whole * 100 + frac;
 			continue;

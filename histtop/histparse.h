@@ -21,8 +21,8 @@
 enum hp_kind {
 	HP_NUM,		/* decimal */
 	HP_HEX,		/* .hex: printed in hex, stored as its value */
-	HP_PERCENT,	/* .percent: stored in hundredths of a percent */
-	HP_GRAPH,	/* .graph: a bar only, no number (stored as 0) */
+	HP_PERCENT,	/* .percent: stored in hundredths of a percent ("3.35" is 335) */
+	HP_GRAPH,	/* .graph: a bar of up to 20 '#', stored as the number of '#' */
 };
 
 struct hp_col {

@@ -178,10 +178,14 @@ static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bo
 			fputc(',', f);
 		first = false;
 		json_str(f, t->cols[j].name);
-		if (delta)
+		if (delta) {
 			fprintf(f, ":%" PRIu64, r->delta[j]);
-		else
+		} else if (t->cols[j].kind == HP_GRAPH) {
+			fputc(':', f);
+			json_str(f, table_total_str(t, r, j, num));
+		} else {
 			fprintf(f, ":%s", table_total_str(t, r, j, num));
+		}
 	}
 	fputc('}', f);
 }

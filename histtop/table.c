@@ -271,7 +271,8 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	for (i = 0; i < h->ncols; i++) {
 		t->cols[i].name = xstrdup(h->cols[i].name);
 		t->cols[i].kind = h->cols[i].kind;
-		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name);
+		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name) ||
+				   h->cols[i].kind == HP_PERCENT || h->cols[i].kind == HP_GRAPH;
 	}
 	if (t->sort_col >= (int)t->ncols)
 		t->sort_col = 0;
@@ -596,19 +597,41 @@ void table_sort_upto(struct table *t, size_t k)
 		table_sort_top(t, k);
 }
 
+static int col_named(const struct table *t, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strlen(t->cols[i].name) == n && !strncmp(t->cols[i].name, name, n))
+			return i;
+	return -1;
+}
+
 int table_col(const struct table *t, const char *name)
 {
-	size_t i, n = strlen(name);
+	size_t n = strlen(name), b;
 	const char *dot = strstr(name, ".descending");
+	char *pct;
+	int col;
 
 	if (!dot)
 		dot = strstr(name, ".ascending");
 	if (dot && (dot[1] == 'd' ? dot + 11 : dot + 10) == name + n)
 		n = dot - name;
-	for (i = 0; i < t->ncols; i++)
-		if (strlen(t->cols[i].name) == n && !strncmp(t->cols[i].name, name, n))
-			return i;
-	return -1;
+	col = col_named(t, name, n);
+	if (col >= 0)
+		return col;
+	/* a spec the kernel prints by another name: "x.percent" is "x (%)", "x.hex" is "x" */
+	b = strcspn(name, ".");
+	if (b >= n)
+		return -1;
+	if (n - b == 8 && !strncmp(name + b, ".percent", 8)) {
+		pct = xasprintf("%.*s (%%)", (int)b, name);
+		col = col_named(t, pct, strlen(pct));
+		free(pct);
+		return col;
+	}
+	return col_named(t, name, b);
 }
 
 uint64_t table_sum(const struct table *t, int col, bool delta)
@@ -625,9 +648,32 @@ uint64_t table_sum(const struct table *t, int col, bool delta)
 char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
 		      char buf[TB_NUM_MAX])
 {
-	if (t->cols[col].is_signed)
-		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)r->total[col]);
+	uint64_t v = r->total[col];
+
+	if (t->cols[col].kind == HP_GRAPH)
+		return table_bar_str(v, 20, buf);
+	if (t->cols[col].kind == HP_PERCENT)
+		snprintf(buf, TB_NUM_MAX, "%" PRIu64 ".%02u", v / 100, (unsigned int)(v % 100));
+	else if (t->cols[col].is_signed)
+		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)v);
 	else
 		snprintf(buf, TB_NUM_MAX, "%" PRIu64, r->total[col]);
+	return buf;
+}
+
+char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX])
+{
+	int i, n;
+
+	if (width >= TB_NUM_MAX)
+		width = TB_NUM_MAX - 1;
+	if (width < 0)
+		width = 0;
+	n = hashes >= 20 ? width : (int)((hashes * width + 10) / 20);
+	if (hashes && !n)
+		n = 1;	/* some, however little */
+	for (i = 0; i < n; i++)
+		buf[i] = '#';
+	buf[n] = '\0';
 	return buf;
 }

@@ -20,7 +20,8 @@
 struct tb_col {
 	char *name;		/* "hitcount", "bytes_req", "bytes_req.max" */
 	enum hp_kind kind;
-	bool gauge;		/* min/max: cumulative only, a delta means nothing */
+	bool gauge;		/* min/max, .percent, .graph: cumulative only, a delta
+				 * means nothing */
 	bool is_signed;		/* a gauge of a signed field: values are int64_t */
 };
 
@@ -119,9 +120,14 @@ int table_col(const struct table *t, const char *name);
 /* Sum of a column over the rows in the frame: totals or deltas. */
 uint64_t table_sum(const struct table *t, int col, bool delta);
 
-/* A row's total in col as decimal text into buf (signed gauges signed). */
+/*
+ * A row's total in col as the kernel prints it, into buf: decimal (signed
+ * gauges signed), a .percent as "3.35", a .graph as its bar of '#'.
+ */
 #define TB_NUM_MAX 24
 char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
 		      char buf[TB_NUM_MAX]);
+/* A .graph value (the kernel's '#' of 20) as a bar of width cells into buf. */
+char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX]);
 
 #endif

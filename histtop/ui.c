@@ -316,7 +316,9 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	free(key);
 	x = keyw;
 	for (j = 0; j < t->ncols; j++) {
-		if (t->cols[j].is_signed)
+		if (t->cols[j].kind == HP_GRAPH)
+			table_bar_str(r->total[j], NUMW - 1, buf);
+		else if (t->cols[j].is_signed || t->cols[j].kind == HP_PERCENT)
 			table_total_str(t, r, j, buf);
 		else
 			fmt_num(buf, sizeof(buf), r->total[j], NUMW - 1);

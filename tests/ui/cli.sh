@@ -43,6 +43,13 @@ out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" --csv -
 is "$(printf '%s\n' "$out" | grep -c '^frame,')" 1 "--csv: header once"
 is "$(printf '%s\n' "$out" | grep -c '^[12],')" 6 "--csv: three rows a frame"
 
+# .percent and .graph: the kernel's 3.35 and its bar, not 335 and zeros
+fakefs "$tmp/fpg" kmem kmalloc kmalloc-percent-graph.hist
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fpg" -n 1 -s bytes_req.percent.descending -T 2)
+like "$out" 'proc_pid_readlink .* 2 +0 +42.90 +- +#{20} +-' "-s on a .percent sorts on it; text shows 42.90 and the bar"
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fpg" -n 1 --json)
+like "$out" '"bytes_req \(%\)":3.35,"bytes_alloc":"#"' ".percent in NDJSON is 3.35, .graph its bar"
+
 # -s picks the display sort: count descending puts fx_b first
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
 like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"

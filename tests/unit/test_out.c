@@ -106,6 +106,29 @@ int main(void)
 	free(k);
 	table_free(t);
 
+	/* .percent and .graph: the kernel's numbers and bars, not hundredths or zeros */
+	t = load("kmalloc-percent-graph.hist");
+	c.top = 0;
+	s = capture(out_json, &c, t);
+	ok(strstr(s, "\"bytes_req (%)\":42.90,\"bytes_alloc\":\"####################\"") != NULL,
+	   "json: .percent as the kernel printed it (42.90), .graph as its bar");
+	ok(strstr(s, "\"bytes_req (%)\":3.35,") && !strstr(s, ":335"),
+	   "json: 3.35%% is 3.35, not 335");
+	ok(!strstr(s, "\"delta\":{\"hitcount\":0,\"bytes_req (%)\""),
+	   "json: no delta of a percentage or a bar");
+	free(s);
+	s = capture(out_text, &c, t);
+	ok(strstr(s, "42.90") && strstr(s, "##########") && !strstr(s, " 4290 "),
+	   "text: 42.90 and the bar");
+	free(s);
+	s = capture(out_csv, &c, t);
+	ok(strstr(s, ",2,0,0.000,42.90,####################") != NULL,
+	   "csv: 42.90 and the bar");
+	free(s);
+	ok(table_col(t, "bytes_req.percent.descending") == 1 && table_col(t, "bytes_alloc.graph") == 2,
+	   "-s names a .percent or .graph column by its spec");
+	table_free(t);
+
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
 	is_str(out_human(buf, sizeof(buf), 12345), "12.3K", "human: K");
 	is_str(out_human(buf, sizeof(buf), 123456789), "123M", "human: M");
