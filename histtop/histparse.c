@@ -32,14 +32,17 @@ static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(pr
 static int fail(struct cursor *c, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
+	char *msg, *esc;
 
 	if (c->err)
 		return -1;
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	c->err = xasprintf("line %zu: %s", c->line, msg);
+	/* the message quotes the hist text: bytes anyone can write */
+	esc = str_escape(msg, false);
+	c->err = xasprintf("line %zu: %s", c->line, esc);
+	free(esc);
 	free(msg);
 	return -1;
 }
@@ -278,6 +281,17 @@ bool hp_col_is_extreme(const char *name)
 	return n > 4 && (!strcmp(name + n - 4, ".max") || !strcmp(name + n - 4, ".min"));
 }
 
+/* Field names are the kernel's identifiers: printable ASCII only. */
+static bool printable(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return false;
+	return true;
+}
+
 /* The value kind of a printed column name, from the trigger's val specs. */
 static enum hp_kind col_kind(const char *name, char *const *vals)
 {
@@ -357,6 +371,9 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 		s = colon + 1;
 
 		if (first) {
+			if (!printable(name, colon - name))
+				return fail(c, "column name '%.*s' is not printable text",
+					    (int)(colon - name), name);
 			cname = xstrndup(name, colon - name);
 			kind = col_kind(cname, vals);
 			h->cols = xgrow(h->cols, &hcap, ncol + 1, sizeof(*h->cols));
@@ -669,7 +686,12 @@ static int parse_info(struct cursor *c, struct hp_hist *h, struct hp_trigger *t)
 	for (i = 0; i < h->nkeys; i++) {
 		h->keys[i] = xstrdup(t->keys[i]);
 		h->key_names[i] = hp_field_base(t->keys[i]);
+		if (!printable(t->keys[i], strlen(t->keys[i])))
+			return fail(c, "key '%s' is not printable text", t->keys[i]);
 	}
+	for (i = 0; t->vals[i]; i++)
+		if (!printable(t->vals[i], strlen(t->vals[i])))
+			return fail(c, "value '%s' is not printable text", t->vals[i]);
 	next_line(c);
 	return 0;
 }

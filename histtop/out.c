@@ -58,23 +58,28 @@ static bool sym_first(struct strbuf *sb, const char *s)
 	return true;
 }
 
-char *out_key_text(const struct table *t, const struct tb_row *r)
+char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii)
 {
 	struct strbuf sb;
 	size_t i;
 
 	sb_init(&sb);
 	for (i = 0; i < t->nkeys; i++) {
+		char *s, *e;
+
 		if (i)
 			sb_puts(&sb, ", ");
 		if (strchr(r->parts[i], '\n')) {
-			char *s = out_stack_line(r->parts[i]);
-
-			sb_puts(&sb, s);
+			s = out_stack_line(r->parts[i]);
+			e = str_escape(s, ascii);
+			sb_puts(&sb, e);
 			free(s);
-		} else if (!sym_first(&sb, r->parts[i])) {
-			fold_blanks(&sb, r->parts[i]);
+		} else {
+			e = str_escape(r->parts[i], ascii);
+			if (!sym_first(&sb, e))
+				fold_blanks(&sb, e);
 		}
+		free(e);
 	}
 	return sb_detach(&sb);
 }
@@ -107,13 +112,15 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	long n = nshow(c, t);
 	char **keys = xcalloc(n + 1, sizeof(char *));
 
+	char *trigger = str_escape(t->trigger ? t->trigger : "", false);
+
 	for (i = 0; i < (size_t)n; i++) {
-		keys[i] = out_key_text(t, t->rows[i]);
+		keys[i] = out_key_text(t, t->rows[i], false);
 		if (strlen(keys[i]) > w)
 			w = strlen(keys[i]);
 	}
-	fprintf(f, "histtop: %s  %s [%s]\n", c->event, t->trigger ? t->trigger : "",
-		t->paused ? "paused" : "active");
+	fprintf(f, "histtop: %s  %s [%s]\n", c->event, trigger, t->paused ? "paused" : "active");
+	free(trigger);
 	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
 		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
@@ -143,22 +150,35 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
+/*
+ * A JSON string, valid UTF-8 whatever s holds: control characters (C0, DEL,
+ * C1) and the line separators as \uXXXX, a byte that is not valid UTF-8 as
+ * \ufffd (U+FFFD, the replacement character).
+ */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t n = strlen(s), len;
+	unsigned int cp;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
+	fputc('"', f);
+	while (n) {
+		len = utf8_seq(s, n, &cp);
+		if (!len) {
+			fputs("\\ufffd", f);
+			len = 1;
+		} else if (cp == '"' || cp == '\\') {
+			fprintf(f, "\\%c", cp);
+		} else if (cp == '\n') {
 			fputs("\\n", f);
-		else if (ch == '\t')
+		} else if (cp == '\t') {
 			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+		} else if (utf8_unsafe(cp)) {
+			fprintf(f, "\\u%04x", cp);
+		} else {
+			fwrite(s, 1, len, f);
+		}
+		s += len;
+		n -= len;
 	}
 	fputc('"', f);
 }
@@ -237,19 +257,24 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A CSV field: escaped as in text (no control byte, valid UTF-8), quoted when needed. */
+static void csv_str(FILE *f, const char *raw)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
+	char *e = str_escape(raw, false), *s;
+
+	if (!strpbrk(e, ",\"")) {
+		fputs(e, f);
+		free(e);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
+	for (s = e; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+	free(e);
 }
 
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)

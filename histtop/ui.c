@@ -126,7 +126,7 @@ static void filter_rows(struct ui *u, const struct table *t)
 	u->nshown = 0;
 	for (i = 0; i < t->nrows; i++) {
 		if (u->filter[0]) {
-			char *k = out_key_text(t, t->rows[i]);
+			char *k = out_key_text(t, t->rows[i], !u->utf8);
 			bool match = strcasestr(k, u->filter) != NULL;
 
 			free(k);
@@ -175,7 +175,12 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	/* 2: the exact trigger */
 	move(1, 0);
 	clrtoeol();
-	snprintf(buf, sizeof(buf), " %s", t->trigger ? t->trigger : "(no histogram)");
+	{
+		char *trig = str_escape(t->trigger ? t->trigger : "(no histogram)", !u->utf8);
+
+		snprintf(buf, sizeof(buf), " %s", trig);
+		free(trig);
+	}
 	put_clipped(1, 0, buf, cols);
 	/* 3: totals */
 	move(2, 0);
@@ -202,8 +207,11 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	move(3, 0);
 	clrtoeol();
 	if (v->status) {
+		char *st = str_escape(v->status, !u->utf8);
+
 		attrset(v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL));
-		put_clipped(3, 1, v->status, cols - 1);
+		put_clipped(3, 1, st, cols - 1);
+		free(st);
 		attrset(A_NORMAL);
 	} else if (u->filter[0]) {
 		snprintf(buf, sizeof(buf), " filter: %s  (%zu of %zu rows; / to change)",
@@ -303,7 +311,7 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 	char buf[32];
 	size_t j;
 	int x, lines = 1;
-	char *key = out_key_text(t, r);
+	char *key = out_key_text(t, r, !u->utf8);
 	attr_t base = selected ? A_REVERSE : A_NORMAL;
 
 	if (r->stale)
@@ -351,7 +359,12 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 				nl = strchr(p, '\n');
 				move(y + lines, 0);
 				clrtoeol();
-				mvprintw(y + lines, 4, "%.*s", (int)(nl ? nl - p : (int)strlen(p)), p);
+				char *fr = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+				char *e = str_escape(fr, !u->utf8);
+
+				mvaddstr(y + lines, 4, e);
+				free(e);
+				free(fr);
 				lines++;
 				p = nl ? nl + 1 : p + strlen(p);
 			}

@@ -50,6 +50,30 @@ like "$out" 'proc_pid_readlink .* 2 +0 +42.90 +- +#{20} +-' "-s on a .percent so
 out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fpg" -n 1 --json)
 like "$out" '"bytes_req \(%\)":3.35,"bytes_alloc":"#"' ".percent in NDJSON is 3.35, .graph its bar"
 
+# hostile key text (ESC, CR, tab, DEL, C1, invalid UTF-8) never leaves raw
+mkdir -p "$tmp/rph"
+cp "$FIXTURES/hostile-keys.hist" "$tmp/rph/001.hist"
+cp "$FIXTURES/hostile-keys.hist" "$tmp/rph/002.hist"
+raw() {	# FILE: lines holding a control byte other than newline, a C1 or an invalid byte
+	LC_ALL=C grep -c -P '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 || echo invalid-utf8
+}
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 -b >"$tmp/h.txt"
+is "$(raw "$tmp/h.txt")" 0 "hostile keys: -b text holds no raw control byte"
+like "$(cat "$tmp/h.txt")" '^ok\\x1b\[31mred, e\\x1b\[2Jx \[101\] ' "ESC in a key shows as \\x1b"
+like "$(cat "$tmp/h.txt")" '^AAAA\\x0dBB, cr\\x0dXY \[102\] ' "CR in a key shows as \\x0d"
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 --json >"$tmp/h.json"
+is "$(raw "$tmp/h.json")" 0 "hostile keys: NDJSON holds no raw control byte and is UTF-8"
+if command -v jq >/dev/null; then
+	n=$(jq -c '.rows | length' "$tmp/h.json" 2>&1 | tr '\n' ' ')
+	is "$n" "9 9 " "hostile keys: every NDJSON line is valid JSON (jq)"
+	is "$(jq -r '.rows[] | select(.keys.child_comm | startswith("bad")) | .keys.child_comm' "$tmp/h.json" | head -n 1)" \
+		"bad$(printf '\357\277\275\357\277\275')(" "an invalid byte is U+FFFD in JSON"
+fi
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 --csv >"$tmp/h.csv"
+is "$(raw "$tmp/h.csv")" 0 "hostile keys: CSV holds no raw control byte"
+is "$(grep -c '' "$tmp/h.csv")" 19 "hostile keys: CSV is a header and one line a row"
+
 # -s picks the display sort: count descending puts fx_b first
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
 like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"

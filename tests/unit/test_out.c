@@ -42,7 +42,7 @@ int main(void)
 	char *s, *k, buf[16];
 	size_t i, lines = 0;
 
-	k = out_key_text(t, t->rows[0]);
+	k = out_key_text(t, t->rows[0], false);
 	is_str(k, "fx_a [649]", "execname key text folds the kernel's padding (fx_a: most hits)");
 	free(k);
 
@@ -94,13 +94,13 @@ int main(void)
 		ok(!strstr(fb, "+0x"), "folded: no offsets");
 		free(fb);
 	}
-	k = out_key_text(t, t->rows[0]);
+	k = out_key_text(t, t->rows[0], false);
 	ok(strstr(k, " <- ") && !strchr(k, '\n'), "stack key folds on one line, hottest first");
 	free(k);
 	table_free(t);
 
 	t = load("kmalloc-sym.hist");
-	k = out_key_text(t, t->rows[0]);
+	k = out_key_text(t, t->rows[0], false);
 	ok(k[0] != '[' && strstr(k, " [ffffffff") && k[strlen(k) - 1] == ']',
 	   ".sym key shows the name first, then the address (%s)", k);
 	free(k);
@@ -127,6 +127,71 @@ int main(void)
 	free(s);
 	ok(table_col(t, "bytes_req.percent.descending") == 1 && table_col(t, "bytes_alloc.graph") == 2,
 	   "-s names a .percent or .graph column by its spec");
+	table_free(t);
+
+	/* hostile key text: every unprintable byte escaped, JSON valid UTF-8 */
+	t = load("hostile-keys.hist");
+	for (i = 0; i < t->nrows; i++)
+		if (!strncmp(t->rows[i]->parts[0], "AAAA", 4))
+			break;
+	k = out_key_text(t, t->rows[i], false);
+	is_str(k, "AAAA\\x0dBB, cr\\x0dXY [102]", "a CR in a key shows as \\x0d");
+	free(k);
+	for (i = 0; i < t->nrows; i++) {
+		k = out_key_text(t, t->rows[i], false);
+		if (!strncmp(k, "ok", 2))
+			is_str(k, "ok\\x1b[31mred, e\\x1b[2Jx [101]", "ESC shows as \\x1b");
+		else if (!strncmp(k, "bad", 3))
+			is_str(k, "bad\\xff\\xc3(, inv\\xfe [105]", "invalid UTF-8 shows as \\xHH");
+		else if (!strncmp(k, "c1", 2))
+			is_str(k, "c1\\xc2\\x9b2J, c1\\xc2\\x9bm [106]", "a C1 control (CSI) is escaped");
+		else if (!strncmp(k, "caf", 3))
+			is_str(k, "caf\xc3\xa9, na\xc3\xafve [108]", "valid UTF-8 stays");
+		else if (!strncmp(k, "q", 1))
+			is_str(k, "q\"uote,\\\\x, bs\\\\n [109]", "a backslash doubles: the form is unambiguous");
+		free(k);
+	}
+	k = out_key_text(t, t->rows[0], true);
+	ok(strstr(k, "\\x") != NULL, "ascii: %s", k);
+	free(k);
+	for (i = 0; i < t->nrows; i++) {
+		k = out_key_text(t, t->rows[i], true);
+		if (!strncmp(k, "caf", 3))
+			is_str(k, "caf\\xc3\\xa9, na\\xc3\\xafve [108]", "ascii: non-ASCII escaped too");
+		free(k);
+	}
+	{
+		int (*const fns[])(FILE *, struct out_ctx *, const struct table *) = {
+			out_text, out_json, out_csv };
+		const char *const names[] = { "text", "json", "csv" };
+		size_t f;
+
+		c.top = 0;
+		c.csv_header_done = false;
+		for (f = 0; f < 3; f++) {
+			size_t bad = 0;
+
+			s = capture(fns[f], &c, t);
+			for (i = 0; s[i]; i++) {
+				unsigned char ch = s[i];
+
+				bad += (ch < 0x20 && ch != '\n') || ch == 0x7f ||
+				       (ch == 0xc2 && (unsigned char)s[i + 1] >= 0x80 &&
+					(unsigned char)s[i + 1] <= 0x9f) || ch == 0xff || ch == 0xfe;
+			}
+			is_u64(bad, 0, "%s: no raw control byte or invalid UTF-8", names[f]);
+			if (f == 1)
+				ok(strstr(s, "\"child_comm\":\"bad\\ufffd\\ufffd(\"") &&
+				   strstr(s, "\"child_comm\":\"\\u001b]2;pwned\\u0007\"") &&
+				   strstr(s, "\"child_comm\":\"c1\\u009b2J\"") &&
+				   strstr(s, "\"child_comm\":\"AAAA\\u000dBB\""),
+				   "json: controls as \\u00XX, invalid bytes as \\ufffd");
+			if (f == 2)
+				ok(strstr(s, "\n1,0.000,\"q\"\"uote,\\\\x\",") != NULL,
+				   "csv: a quote and a comma quoted, a backslash escaped");
+			free(s);
+		}
+	}
 	table_free(t);
 
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
