@@ -155,9 +155,9 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
  * C1) and the line separators as \uXXXX, a byte that is not valid UTF-8 as
  * \ufffd (U+FFFD, the replacement character).
  */
-static void json_str(FILE *f, const char *s)
+static void json_strn(FILE *f, const char *s, size_t n)
 {
-	size_t n = strlen(s), len;
+	size_t len;
 	unsigned int cp;
 
 	fputc('"', f);
@@ -181,6 +181,11 @@ static void json_str(FILE *f, const char *s)
 		n -= len;
 	}
 	fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	json_strn(f, s, strlen(s));
 }
 
 /* The totals of a row, or its deltas (which gauges do not have). */
@@ -210,6 +215,54 @@ static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bo
 	fputc('}', f);
 }
 
+/*
+ * The fields of key part k for NDJSON and CSV, padding trimmed: the part
+ * itself, or for .execname and .syscall the name the kernel printed
+ * ("NAME.execname", "NAME.syscall") and the number it keyed on ("NAME").
+ * Returns how many (1 or 2); *num and *name_len describe the second.
+ */
+static size_t key_fields(const struct table *t, size_t k, const char *part, size_t *name_len,
+			 uint64_t *num, bool *has_num)
+{
+	enum tb_key_kind kind = t->key_kinds[k];
+
+	if (kind != TB_KEY_EXECNAME && kind != TB_KEY_SYSCALL)
+		return 1;
+	*has_num = table_part_split(part, name_len, num);
+	if (!*has_num)
+		*name_len = strlen(part);
+	return 2;
+}
+
+static const char *key_suffix(const struct table *t, size_t k)
+{
+	return t->key_kinds[k] == TB_KEY_EXECNAME ? ".execname" : ".syscall";
+}
+
+/* A row's identity for NDJSON: "name: value" parts, padding trimmed (new). */
+static char *json_key(const struct table *t, const struct tb_row *r)
+{
+	struct strbuf sb;
+	size_t k, nl;
+	uint64_t num;
+	bool has;
+
+	sb_init(&sb);
+	for (k = 0; k < t->nkeys; k++) {
+		const char *p = r->parts[k];
+
+		sb_printf(&sb, "%s%s: ", k ? ", " : "", t->key_names[k]);
+		if (key_fields(t, k, p, &nl, &num, &has) == 2 && has) {
+			sb_add(&sb, p, nl);
+			sb_printf(&sb, " [%" PRIu64 "]", num);
+		} else {
+			for (; *p; p++)
+				sb_add(&sb, *p == '\n' ? ";" : p, 1);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
@@ -226,15 +279,32 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	for (i = 0; i < n; i++) {
 		const struct tb_row *r = t->rows[i];
 
+		char *key = json_key(t, r);
+
 		fputs(i ? ",{\"key\":" : "{\"key\":", f);
-		json_str(f, r->key);
+		json_str(f, key);
+		free(key);
 		fputs(",\"keys\":{", f);
 		for (k = 0; k < t->nkeys; k++) {
+			size_t nl;
+			uint64_t num;
+			bool has;
+
 			if (k)
 				fputc(',', f);
-			json_str(f, t->key_names[k]);
-			fputc(':', f);
-			json_str(f, r->parts[k]);
+			if (key_fields(t, k, r->parts[k], &nl, &num, &has) == 1) {
+				json_str(f, t->key_names[k]);
+				fputc(':', f);
+				json_str(f, r->parts[k]);
+				continue;
+			}
+			fprintf(f, "\"%s%s\":", t->key_names[k], key_suffix(t, k));
+			json_strn(f, r->parts[k], nl);
+			fprintf(f, ",\"%s\":", t->key_names[k]);
+			if (has)
+				fprintf(f, "%" PRIu64, num);
+			else
+				fputs("null", f);
 		}
 		fputc('}', f);
 		json_vals(f, t, r, false);
@@ -258,9 +328,14 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 }
 
 /* A CSV field: escaped as in text (no control byte, valid UTF-8), quoted when needed. */
-static void csv_str(FILE *f, const char *raw)
+static void csv_strn(FILE *f, const char *raw, size_t n)
 {
-	char *e = str_escape(raw, false), *s;
+	struct strbuf sb;
+	char *e, *s;
+
+	sb_init(&sb);
+	sb_add_escaped(&sb, raw, n, false);
+	e = sb_detach(&sb);
 
 	if (!strpbrk(e, ",\"")) {
 		fputs(e, f);
@@ -277,6 +352,11 @@ static void csv_str(FILE *f, const char *raw)
 	free(e);
 }
 
+static void csv_str(FILE *f, const char *s)
+{
+	csv_strn(f, s, strlen(s));
+}
+
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
@@ -287,6 +367,8 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		fputs("frame,time", f);
 		for (k = 0; k < t->nkeys; k++) {
 			fputc(',', f);
+			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL)
+				fprintf(f, "%s%s,", t->key_names[k], key_suffix(t, k));
 			csv_str(f, t->key_names[k]);
 		}
 		for (j = 0; j < t->ncols; j++) {
@@ -305,9 +387,19 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		fprintf(f, "%lu,%.3f", t->frames, t->elapsed);
 		for (k = 0; k < t->nkeys; k++) {
 			char *s = strchr(r->parts[k], '\n') ? out_stack_line(r->parts[k]) : NULL;
+			size_t nl;
+			uint64_t knum;
+			bool has;
 
 			fputc(',', f);
-			csv_str(f, s ? s : r->parts[k]);
+			if (key_fields(t, k, r->parts[k], &nl, &knum, &has) == 2) {
+				csv_strn(f, r->parts[k], nl);
+				fputc(',', f);
+				if (has)
+					fprintf(f, "%" PRIu64, knum);
+			} else {
+				csv_str(f, s ? s : r->parts[k]);
+			}
 			free(s);
 		}
 		for (j = 0; j < t->ncols; j++) {

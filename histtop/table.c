@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,8 @@ static void drop_shape(struct table *t)
 	t->ncols = 0;
 	hp_strv_free(t->key_names);
 	t->key_names = NULL;
+	free(t->key_kinds);
+	t->key_kinds = NULL;
 	t->nkeys = 0;
 }
 
@@ -252,7 +255,8 @@ static bool same_shape(const struct table *t, const struct hp_hist *h)
 		if (strcmp(t->cols[i].name, h->cols[i].name))
 			return false;
 	for (i = 0; i < h->nkeys; i++)
-		if (strcmp(t->key_names[i], h->key_names[i]))
+		if (strcmp(t->key_names[i], h->key_names[i]) ||
+		    t->key_kinds[i] != table_key_kind(h->keys[i]))
 			return false;
 	return true;
 }
@@ -264,8 +268,11 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	drop_shape(t);
 	t->nkeys = h->nkeys;
 	t->key_names = xcalloc(h->nkeys + 1, sizeof(char *));
-	for (i = 0; i < h->nkeys; i++)
+	t->key_kinds = xcalloc(h->nkeys + 1, sizeof(*t->key_kinds));
+	for (i = 0; i < h->nkeys; i++) {
 		t->key_names[i] = xstrdup(h->key_names[i]);
+		t->key_kinds[i] = table_key_kind(h->keys[i]);
+	}
 	t->ncols = h->ncols;
 	t->cols = xcalloc(h->ncols, sizeof(*t->cols));
 	for (i = 0; i < h->ncols; i++) {
@@ -276,6 +283,60 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	}
 	if (t->sort_col >= (int)t->ncols)
 		t->sort_col = 0;
+}
+
+enum tb_key_kind table_key_kind(const char *spec)
+{
+	static const struct {
+		const char *mod;
+		enum tb_key_kind kind;
+	} mods[] = {
+		{ ".hex", TB_KEY_HEX }, { ".sym", TB_KEY_SYM }, { ".sym-offset", TB_KEY_SYM },
+		{ ".execname", TB_KEY_EXECNAME }, { ".syscall", TB_KEY_SYSCALL },
+		{ ".log2", TB_KEY_LOG2 }, { ".buckets", TB_KEY_BUCKETS },
+	};
+	const char *dot = strchr(spec, '.');
+	size_t i, n;
+
+	if (!strcmp(spec, "stacktrace") || !strcmp(spec, "common_stacktrace"))
+		return TB_KEY_STACK;
+	if (!dot)
+		return TB_KEY_PLAIN;
+	n = strcspn(dot, "=");	/* buckets=100 */
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (strlen(mods[i].mod) == n && !strncmp(dot, mods[i].mod, n))
+			return mods[i].kind;
+	return TB_KEY_PLAIN;
+}
+
+/* Decimal digits at s, skipping blanks before them: the value, or false. */
+static bool scan_u64(const char **sp, uint64_t *v)
+{
+	const char *s = *sp;
+	int n = 0;
+
+	while (*s == ' ')
+		s++;
+	for (*v = 0; *s >= '0' && *s <= '9' && n < 20; s++, n++)
+		*v = *v * 10 + (uint64_t)(*s - '0');
+	*sp = s;
+	return n > 0 && n < 20;
+}
+
+bool table_part_split(const char *part, size_t *name_len, uint64_t *num)
+{
+	const char *open = strrchr(part, '['), *s;
+	size_t n;
+
+	if (!open)
+		return false;
+	s = open + 1;
+	if (!scan_u64(&s, num) || strcmp(s, "]"))
+		return false;
+	for (n = open - part; n && part[n - 1] == ' '; n--)
+		;
+	*name_len = n;
+	return true;
 }
 
 static struct tb_row *row_new(struct table *t, const struct hp_entry *e)

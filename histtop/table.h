@@ -25,6 +25,25 @@ struct tb_col {
 	bool is_signed;		/* a gauge of a signed field: values are int64_t */
 };
 
+/* How the kernel prints a key field, from its spec ("id.syscall"). */
+enum tb_key_kind {
+	TB_KEY_PLAIN,		/* a number ("%10llu") or a string */
+	TB_KEY_HEX,		/* .hex: "%llx" */
+	TB_KEY_SYM,		/* .sym, .sym-offset: "[ffffffff81177274] name+0x0/0x40" */
+	TB_KEY_EXECNAME,	/* .execname: "%-16s[%10lu]", comm then pid */
+	TB_KEY_SYSCALL,		/* .syscall: "%-30s[%3llu]", name then number */
+	TB_KEY_LOG2,		/* .log2: "~ 2^%-2llu" */
+	TB_KEY_BUCKETS,		/* .buckets=N: "~ %llu-%llu" */
+	TB_KEY_STACK,		/* stacktrace: frames, one a line */
+};
+
+enum tb_key_kind table_key_kind(const char *spec);
+/*
+ * An .execname or .syscall part "name      [   42]": the length of the
+ * name (padding trimmed) and the number.  False when part has no such form.
+ */
+bool table_part_split(const char *part, size_t *name_len, uint64_t *num);
+
 struct tb_row {
 	char *key;		/* identity: the parser's key text */
 	char **parts;		/* one per key field */
@@ -51,6 +70,7 @@ enum tb_sort_by {
 struct table {
 	size_t nkeys;
 	char **key_names;
+	enum tb_key_kind *key_kinds;
 	size_t ncols;
 	struct tb_col *cols;
 	size_t nrows;

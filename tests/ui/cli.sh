@@ -42,6 +42,8 @@ like "$out" '"state":"paused"' "the kernel's state is in each frame"
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" --csv -n 2 -d 0.05)
 is "$(printf '%s\n' "$out" | grep -c '^frame,')" 1 "--csv: header once"
 is "$(printf '%s\n' "$out" | grep -c '^[12],')" 6 "--csv: three rows a frame"
+like "$out" '^frame,time,common_pid.execname,common_pid,hitcount,' "--csv: an .execname key is two columns, comm and pid"
+like "$out" '^1,[0-9.]+,fx_b,650,2,' "--csv: comm and pid without the kernel's padding"
 
 # .percent and .graph: the kernel's 3.35 and its bar, not 335 and zeros
 fakefs "$tmp/fpg" kmem kmalloc kmalloc-percent-graph.hist

@@ -59,15 +59,15 @@ int main(void)
 	is_u64(lines, 1, "json: one line per frame");
 	ok(strstr(s, "\"state\":\"paused\"") && strstr(s, "\"hits\":12") &&
 	   strstr(s, "\"total\":{\"hitcount\":2,\"count\":10000}"), "json: state, hits, totals");
-	ok(strstr(s, "\"common_pid\":\"fx c,d          [       651]\"") != NULL,
-	   "json: key parts as the kernel printed them");
+	ok(strstr(s, "{\"key\":\"common_pid: fx c,d [651]\",\"keys\":{\"common_pid.execname\":\"fx c,d\",\"common_pid\":651}") != NULL,
+	   "json: .execname key without the kernel's padding, comm and pid as fields");
 	free(s);
 
 	s = capture(out_csv, &c, t);
-	ok(!strncmp(s, "frame,time,common_pid,hitcount,hitcount_delta,hitcount_rate,count,count_delta,count_rate\n", 88),
-	   "csv: header");
-	ok(strstr(s, "\n1,0.000,\"fx c,d          [       651]\",3,0,0.000,3,0,0.000\n") != NULL,
-	   "csv: a field with a comma is quoted");
+	ok(!strncmp(s, "frame,time,common_pid.execname,common_pid,hitcount,hitcount_delta,hitcount_rate,count,count_delta,count_rate", 107),
+	   "csv: header, an .execname key as comm and pid");
+	ok(strstr(s, "\n1,0.000,\"fx c,d\",651,3,0,0.000,3,0,0.000") != NULL,
+	   "csv: comm without padding (quoted: it has a comma), then the pid");
 	free(s);
 	s = capture(out_csv, &c, t);
 	ok(strncmp(s, "frame,", 6) != 0, "csv: header only once");
@@ -192,6 +192,19 @@ int main(void)
 			free(s);
 		}
 	}
+	table_free(t);
+
+	/* compound keys: each part by its field name, .syscall as name and number */
+	t = load("raw-compound.hist");
+	s = capture(out_json, &c, t);
+	ok(strstr(s, "\"keys\":{\"common_pid.execname\":\"") && strstr(s, "\"id.syscall\":\"sys_") &&
+	   strstr(s, "\"id\":") && !strstr(s, "  "), "json: compound .execname,.syscall key as fields, no padding");
+	free(s);
+	c.csv_header_done = false;
+	s = capture(out_csv, &c, t);
+	ok(!strncmp(s, "frame,time,common_pid.execname,common_pid,id.syscall,id,hitcount,", 65) && !strstr(s, "  "),
+	   "csv: compound key as comm, pid, syscall name and number");
+	free(s);
 	table_free(t);
 
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
