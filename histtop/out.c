@@ -107,7 +107,7 @@ static long nshow(const struct out_ctx *c, const struct table *t)
 
 int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 {
-	char num[TB_NUM_MAX];
+	char num[TB_NUM_MAX], sort[160];
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
 	char **keys = xcalloc(n + 1, sizeof(char *));
@@ -122,9 +122,10 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	fprintf(f, "histtop: %s  %s [%s]\n", c->event, trigger, t->paused ? "paused" : "active");
 	free(trigger);
 	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
-		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s\n",
+		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
-		t->size, t->dropped, t->dropped ? "  (raise --size)" : "");
+		t->size, t->dropped, t->dropped ? "  (raise --size)" : "",
+		table_sort_desc(t, sort, sizeof(sort)));
 	fprintf(f, "%-*s", (int)w, "KEY");
 	for (j = 0; j < t->ncols; j++)
 		fprintf(f, "  %14s  %12s", t->cols[j].name,
@@ -265,6 +266,7 @@ static char *json_key(const struct table *t, const struct tb_row *r)
 
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
+	char sort[160];
 	long i, n = nshow(c, t);
 	size_t j, k;
 
@@ -274,8 +276,10 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	fputs(",\"trigger\":", f);
 	json_str(f, t->trigger ? t->trigger : "");
 	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"entries\":%" PRIu64
-		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":[",
+		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"sort\":",
 		t->paused ? "paused" : "active", t->hits, t->entries, t->size, t->dropped);
+	json_str(f, table_sort_desc(t, sort, sizeof(sort)));
+	fputs(",\"rows\":[", f);
 	for (i = 0; i < n; i++) {
 		const struct tb_row *r = t->rows[i];
 

@@ -79,6 +79,7 @@ static void row_free(struct tb_row *r, size_t nkeys)
 	for (i = 0; i < nkeys; i++)
 		free(r->parts[i]);
 	free(r->parts);
+	free(r->knum);
 	free(r->key);
 	free(r->extra);
 	free(r->text);
@@ -339,6 +340,56 @@ bool table_part_split(const char *part, size_t *name_len, uint64_t *num)
 	return true;
 }
 
+/* All of [s, s + n) as a number in base 10 or 16 (up to 64 bits). */
+static bool all_num(const char *s, size_t n, int base, uint64_t *v)
+{
+	size_t i;
+
+	if (!n || n > (base == 16 ? 16u : 19u))
+		return false;
+	for (*v = 0, i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+			base == 16 && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
+
+		if (d < 0)
+			return false;
+		*v = *v * base + (uint64_t)d;
+	}
+	return true;
+}
+
+bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
+{
+	const char *s;
+	size_t n;
+
+	switch (kind) {
+	case TB_KEY_PLAIN:
+		return all_num(part, strlen(part), 10, num);
+	case TB_KEY_HEX:
+		return all_num(part, strlen(part), 16, num);
+	case TB_KEY_SYM:
+		s = strchr(part, ']');
+		return part[0] == '[' && s && all_num(part + 1, s - part - 1, 16, num);
+	case TB_KEY_EXECNAME:
+	case TB_KEY_SYSCALL:
+		return table_part_split(part, &n, num);
+	case TB_KEY_LOG2:
+		if (strncmp(part, "~ 2^", 4))
+			return false;
+		s = part + 4;
+		return scan_u64(&s, num) && !*s;
+	case TB_KEY_BUCKETS:
+		if (strncmp(part, "~ ", 2))
+			return false;
+		s = part + 2;
+		return scan_u64(&s, num) && *s == '-';
+	case TB_KEY_STACK:
+		break;
+	}
+	return false;
+}
+
 static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 {
 	struct tb_row *r = xcalloc(1, sizeof(*r));
@@ -346,8 +397,11 @@ static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 
 	r->key = xstrdup(e->key);
 	r->parts = xcalloc(t->nkeys, sizeof(char *));
-	for (i = 0; i < t->nkeys; i++)
+	r->knum = xcalloc(t->nkeys, sizeof(*r->knum));
+	for (i = 0; i < t->nkeys; i++) {
 		r->parts[i] = xstrdup(e->parts[i]);
+		r->knum[i].num = table_part_num(t->key_kinds[i], r->parts[i], &r->knum[i].v);
+	}
 	r->total = xcalloc(t->ncols, sizeof(*r->total));
 	r->delta = xcalloc(t->ncols, sizeof(*r->delta));
 	r->rate = xcalloc(t->ncols, sizeof(*r->rate));
@@ -367,14 +421,46 @@ static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 	return r;
 }
 
+static const struct table *sort_table;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Key part k of two rows: numbers numerically and before text, text by bytes. */
+static int cmp_part(const struct tb_row *a, const struct tb_row *b, size_t k)
+{
+	int c;
+
+	if (a->knum[k].num && b->knum[k].num) {
+		c = cmp_u64(a->knum[k].v, b->knum[k].v);
+		if (c)
+			return c;
+	} else if (a->knum[k].num != b->knum[k].num) {
+		return a->knum[k].num ? -1 : 1;
+	}
+	return strcmp(a->parts[k], b->parts[k]);
+}
+
+/* Key order: part sort_key first, then the others in turn. */
 static int cmp_keys(const void *pa, const void *pb)
 {
-	return strcmp((*(struct tb_row *const *)pa)->key, (*(struct tb_row *const *)pb)->key);
+	const struct table *t = sort_table;
+	const struct tb_row *a = *(struct tb_row *const *)pa;
+	const struct tb_row *b = *(struct tb_row *const *)pb;
+	size_t k;
+	int c = t->sort_key < t->nkeys ? cmp_part(a, b, t->sort_key) : 0;
+
+	for (k = 0; !c && k < t->nkeys; k++)
+		if (k != t->sort_key)
+			c = cmp_part(a, b, k);
+	return c ? c : strcmp(a->key, b->key);
 }
 
 /*
  * Number the rows in key order, so that sorts break ties by a number: done
- * only when rows come or go.
+ * only when rows come or go, or the key sort changes part.
  */
 static void rank_keys(struct table *t)
 {
@@ -382,9 +468,12 @@ static void rank_keys(struct table *t)
 	size_t i;
 
 	memcpy(v, t->rows, t->nrows * sizeof(*v));
+	sort_table = t;
 	qsort(v, t->nrows, sizeof(*v), cmp_keys);
+	sort_table = NULL;
 	for (i = 0; i < t->nrows; i++)
 		v[i]->kord = i;
+	t->kord_key = t->sort_key;
 	free(v);
 }
 
@@ -532,13 +621,6 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	return 0;
 }
 
-static const struct table *sort_table;
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
 static int cmp_s64(int64_t a, int64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -590,6 +672,8 @@ void table_sort(struct table *t)
 	t->sorted = t->nrows;
 	if (!t->ncols)
 		return;
+	if (t->kord_key != t->sort_key)
+		rank_keys(t);
 	sort_table = t;
 	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
 	sort_table = NULL;
@@ -624,6 +708,8 @@ void table_sort_top(struct table *t, size_t k)
 		table_sort(t);
 		return;
 	}
+	if (t->kord_key != t->sort_key)
+		rank_keys(t);
 	sort_table = t;
 	h = xcalloc(k, sizeof(*h));
 	memcpy(h, t->rows, k * sizeof(*h));
@@ -693,6 +779,60 @@ int table_col(const struct table *t, const char *name)
 		return col;
 	}
 	return col_named(t, name, b);
+}
+
+/* spec without a trailing .descending or .ascending: its length; *desc says which. */
+static size_t sort_spec_len(const char *spec, bool *desc)
+{
+	size_t n = strlen(spec);
+
+	*desc = n > 11 && !strcmp(spec + n - 11, ".descending");
+	if (*desc)
+		return n - 11;
+	if (n > 10 && !strcmp(spec + n - 10, ".ascending"))
+		return n - 10;
+	return n;
+}
+
+int table_set_sort(struct table *t, const char *spec)
+{
+	bool desc;
+	size_t n = sort_spec_len(spec, &desc), b = strcspn(spec, "."), k;
+	int col = table_col(t, spec);
+
+	if (b > n)
+		b = n;
+	if (col >= 0) {
+		t->sort_col = col;
+		t->sort_by = TB_BY_TOTAL;
+	} else {
+		for (k = 0; k < t->nkeys; k++)
+			if (strlen(t->key_names[k]) == b && !strncmp(t->key_names[k], spec, b))
+				break;
+		if (k == t->nkeys)
+			return -1;
+		t->sort_by = TB_BY_KEY;
+		t->sort_key = k;
+	}
+	t->ascending = !desc;
+	table_sort(t);
+	return 0;
+}
+
+const char *table_sort_desc(const struct table *t, char *buf, size_t size)
+{
+	const char *dir = t->ascending ? "ascending" : "descending";
+
+	if (t->sort_by == TB_BY_KEY)
+		snprintf(buf, size, "key %s, %s",
+			 t->sort_key < t->nkeys ? t->key_names[t->sort_key] : "", dir);
+	else if (t->ncols)
+		snprintf(buf, size, "%s %s, %s", t->cols[t->sort_col].name,
+			 t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge ? "delta" : "total",
+			 dir);
+	else
+		snprintf(buf, size, "none");
+	return buf;
 }
 
 uint64_t table_sum(const struct table *t, int col, bool delta)

@@ -43,16 +43,29 @@ enum tb_key_kind table_key_kind(const char *spec);
  * name (padding trimmed) and the number.  False when part has no such form.
  */
 bool table_part_split(const char *part, size_t *name_len, uint64_t *num);
+/*
+ * The number a key part sorts by, as the kernel keys it: a plain or .hex
+ * number, a .sym address, an .execname pid, a .syscall number, a .log2
+ * exponent, a .buckets lower bound.  False for text (strings, stacks).
+ */
+bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num);
+
+/* A key part's number, for numeric key sorts (see table_part_num). */
+struct tb_knum {
+	uint64_t v;
+	bool num;		/* false: the part sorts as text, after numbers */
+};
 
 struct tb_row {
 	char *key;		/* identity: the parser's key text */
 	char **parts;		/* one per key field */
+	struct tb_knum *knum;	/* one per key field */
 	char *extra;		/* onmax()/onchange() text, or NULL */
 	uint64_t *total;	/* as the kernel reports */
 	uint64_t *delta;	/* since the previous frame (0 for gauges) */
 	double *rate;		/* delta per second */
 	unsigned int stale;	/* frames since it was last seen (0: in the frame) */
-	size_t kord;		/* rank of key among the rows (strcmp order) */
+	size_t kord;		/* rank of key among the rows (key order) */
 	char *text;		/* its entry's line in the latest frame, or NULL */
 	size_t text_len, text_cap;
 	size_t key_len;		/* text[0, key_len) is the key part, "{ ... }" */
@@ -101,6 +114,8 @@ struct table {
 	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
 	int sort_col;		/* column index */
 	enum tb_sort_by sort_by;
+	size_t sort_key;	/* TB_BY_KEY: this key part first, then the others */
+	size_t kord_key;	/* the sort_key the rows' kord ranks follow */
 	bool ascending;
 };
 
@@ -136,6 +151,14 @@ void table_sort_top(struct table *t, size_t k);
 void table_sort_upto(struct table *t, size_t k);
 /* Column by name ("bytes_req", "bytes_req.descending" ok), or -1. */
 int table_col(const struct table *t, const char *name);
+/*
+ * The display sort of -s: a value ("bytes_req.descending") sorts on its
+ * totals, a key ("call_site", "common_pid.execname") on the key, that part
+ * first; ascending unless .descending.  Sorts; -1 when spec names neither.
+ */
+int table_set_sort(struct table *t, const char *spec);
+/* What the rows are sorted by, for people: "key common_pid, ascending". */
+const char *table_sort_desc(const struct table *t, char *buf, size_t size);
 
 /* Sum of a column over the rows in the frame: totals or deltas. */
 uint64_t table_sum(const struct table *t, int col, bool delta);

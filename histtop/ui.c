@@ -248,8 +248,11 @@ static void draw_colhdr(struct ui *u, const struct table *t, int keyw)
 		size_t k;
 
 		sb_init(&sb);
+		/* a key sort marks its key part, as a value sort marks its column */
 		for (k = 0; k < t->nkeys; k++)
-			sb_printf(&sb, "%s%s", k ? ", " : "", t->key_names[k]);
+			sb_printf(&sb, "%s%s%s", k ? ", " : "",
+				  t->sort_by == TB_BY_KEY && k == t->sort_key ?
+				  (t->ascending ? "^" : "v") : "", t->key_names[k]);
 		put_clipped(4, 1, sb.buf ? sb.buf : "KEY", keyw - 1);
 		sb_free(&sb);
 	}

@@ -76,6 +76,16 @@ fi
 is "$(raw "$tmp/h.csv")" 0 "hostile keys: CSV holds no raw control byte"
 is "$(grep -c '' "$tmp/h.csv")" 19 "hostile keys: CSV is a header and one line a row"
 
+# -s on a key sorts on the key, numerically, and says so
+fakefs "$tmp/lg" syscalls sys_enter_read read-log2.hist
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -n 1 -s count)
+like "$out" 'sort: key count, ascending' "-s on a key: the header says the rows follow the key"
+is "$(printf '%s\n' "$out" | grep -o '~ 2^[0-9]*' | tr '\n' ' ')" "~ 2^3 ~ 2^10 " \
+	"-s count on a .log2 key: 2^3 before 2^10"
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 -s common_pid.execname.descending --json)
+like "$out" '"sort":"key common_pid, descending","rows":\[\{"key":"common_pid: fx c,d \[651\]"' \
+	"-s on an .execname key, descending: by pid, the largest first"
+
 # -s picks the display sort: count descending puts fx_b first
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
 like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"

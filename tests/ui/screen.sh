@@ -95,6 +95,20 @@ wait_for 'Dropped 172'
 like "$(screen)" 'Dropped 172 .*raise --size' "Dropped > 0 says to raise --size"
 $T send-keys -t t q
 
+# k sorts by key, numerically, and the key column says so
+fakefs "$tmp/lg" syscalls sys_enter_read read-log2.hist
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -d 0.2
+wait_for '2\^10'
+first=$(screen | grep -E '^ +~ 2' | head -n 1)
+like "$first" '2\^10' "default sort: the most hits (2^10) first"
+$T send-keys -t t k
+wait_for '\^count'
+ok $? "'k' marks the key column as the sort (^count)"
+first=$(screen | grep -E '^ +~ 2' | head -n 1)
+like "$first" '~ 2\^3 ' "'k' sorts .log2 buckets numerically: 2^3 before 2^10"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
 # hostile key text: escaped on the screen, no ESC sequence reaches the pane
 fakefs "$tmp/ho" sched sched_process_fork hostile-keys.hist
 start -e sched:sched_process_fork --attach --tracefs "$tmp/ho" -d 0.5
