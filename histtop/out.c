@@ -382,7 +382,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 				continue;
 			fprintf(f, ",%s_delta,%s_rate", t->cols[j].name, t->cols[j].name);
 		}
-		fputc('\n', f);
+		fputs(",gone\n", f);
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {
@@ -411,7 +411,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			if (!t->cols[j].gauge)
 				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
 		}
-		fputc('\n', f);
+		fputs(r->stale ? ",1\n" : ",0\n", f);	/* gone: it left the kernel's table */
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

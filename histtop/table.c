@@ -477,9 +477,29 @@ static void rank_keys(struct table *t)
 	free(v);
 }
 
+/* A clear seen only after the rows were updated: every delta is the total. */
+static void count_from_zero(struct table *t, const struct hp_hist *h)
+{
+	size_t i, j;
+
+	t->cleared = true;
+	t->hits_delta = h->hits;
+	t->dropped_delta = h->dropped;
+	for (i = 0; i < t->nbyentry; i++) {
+		struct tb_row *r = t->byentry[i];
+
+		for (j = 0; j < t->ncols; j++) {
+			if (t->cols[j].gauge)
+				continue;
+			r->delta[j] = r->total[j];
+			r->rate[j] = r->delta[j] && t->interval > 0 ? r->delta[j] / t->interval : 0;
+		}
+	}
+}
+
 int table_update(struct table *t, const struct hp_hist *h, double now)
 {
-	bool first = t->frames == 0, moved;
+	bool first = t->frames == 0, moved, went_down = false;
 	double dt;
 	size_t i, j, kept, nprev;
 
@@ -498,8 +518,16 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	t->elapsed = now - t->origin;
 	t->frames++;
 
-	/* A kernel clear shows as fewer hits than before. */
-	t->cleared = !first && h->hits < t->hits;
+	/*
+	 * A kernel clear shows as fewer hits, entries or drops than before, or
+	 * a new trigger info (another table); after the update, as a row whose
+	 * hitcount went down or one that left the table (entries never leave
+	 * a tracing map but by a clear).  A clear followed by a burst has more
+	 * hits than before: only the rows can tell.
+	 */
+	t->cleared = !first && (h->hits < t->hits || h->total_entries < t->entries ||
+				h->dropped < t->dropped ||
+				(t->trigger && strcmp(t->trigger, h->trigger)));
 	t->hits_delta = first ? 0 : t->cleared ? h->hits : h->hits - t->hits;
 	t->dropped_delta = first ? 0 : h->dropped < t->dropped ? h->dropped :
 		h->dropped - t->dropped;
@@ -573,6 +601,8 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 				d = first ? 0 : v;	/* counted since the last frame */
 			else
 				d = v - r->total[j];
+			if (j == 0 && !fresh && v < r->total[0])
+				went_down = true;
 			moved |= r->total[j] != v || r->delta[j] != d;
 			r->total[j] = v;
 			r->delta[j] = d;
@@ -586,6 +616,14 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 			set_text(t, r, e);
 		r->stale = 0;
 		r->fresh = !first && fresh;
+	}
+	if (!first && !t->cleared) {
+		for (i = 0; i < t->nrows && !went_down; i++)
+			went_down = t->rows[i]->stale == 1;	/* it left the table */
+		if (went_down) {
+			count_from_zero(t, h);
+			moved = true;
+		}
 	}
 	/* age the rest: a vanished row shows zero deltas, then goes */
 	t->vanished = 0;

@@ -127,6 +127,26 @@ out=$("$HISTTOP" --replay "$tmp/rp" --csv -d 0.01)
 is "$(printf '%s\n' "$out" | grep -c 'fx_fork')" 2 "replay: every frame, then exit"
 like "$(printf '%s\n' "$out" | grep fx_fork | tail -n 1)" '^2,[0-9.]+,fx_fork,4,3,' "replay: delta 3 between the frames"
 
+# a clear followed by a burst: more hits after it than before, still a clear
+mkdir -p "$tmp/rpc"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=child_comm:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ child_comm: fx_a } hitcount:         10' '{ child_comm: fx_b } hitcount:          5' '' \
+	'Totals:' '    Hits: 15' '    Entries: 2' '    Dropped: 0' >"$tmp/rpc/001.hist"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=child_comm:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ child_comm: fx_a } hitcount:         30' '' \
+	'Totals:' '    Hits: 30' '    Entries: 1' '    Dropped: 0' >"$tmp/rpc/002.hist"
+out=$("$HISTTOP" --replay "$tmp/rpc" --csv -d 0.01)
+like "$(printf '%s\n' "$out" | head -n 1)" ',gone$' "CSV has a gone column"
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+,0$' \
+	"clear + burst: fx_a's delta is all 30 hits since the clear, not 20"
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1$' \
+	"a row that left the kernel's table is marked gone in CSV"
+out=$("$HISTTOP" --replay "$tmp/rpc" --json -d 0.01 | tail -n 1)
+like "$out" '"key":"child_comm: fx_a",[^}]*\},"total":\{"hitcount":30\},"delta":\{"hitcount":30\}' \
+	"clear + burst in NDJSON: delta 30"
+
 # --export at exit: hist text and table
 "$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 --export "$tmp/snap" >/dev/null
 cmp -s "$tmp/snap.hist" "$FIXTURES/read-execname.hist"

@@ -117,6 +117,59 @@ static void test_clear(void)
 	table_free(t);
 }
 
+/* A new table after two frames, at 1 s and 2 s. */
+static struct table *two_frames(struct hp_snapshot *a, struct hp_snapshot *b)
+{
+	struct table *t = table_new();
+
+	update(t, a, 1.0);
+	update(t, b, 2.0);
+	return t;
+}
+
+/* A clear followed by a burst: more hits after the clear than before it. */
+static void test_clear_burst(void)
+{
+	struct table *t;
+	char *err = NULL;
+	const char *resized =
+		"# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,bytes:"
+		"sort=hitcount:size=4096 [active]\n#\n\n"
+		"{ comm: a } hitcount: 90  bytes: 900\n{ comm: b } hitcount: 40  bytes: 400\n"
+		"\nTotals:\n    Hits: 130\n    Entries: 2\n    Dropped: 0\n";
+
+	/* Entries go down: b is gone, a counted 30 since the clear (Hits 15 -> 30) */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL), frame(0, 1, "a", 30UL, 300UL));
+	ok(t->cleared, "clear + burst: fewer entries is a clear, though Hits went up");
+	is_u64(row(t, "comm: a")->delta[0], 30, "clear + burst: a's delta is all 30 hits");
+	is_u64(row(t, "comm: a")->delta[1], 300, "clear + burst: and all its bytes");
+	is_u64(t->hits_delta, 30, "clear + burst: Hits delta is the new Hits");
+	table_free(t);
+
+	/* same entries, more hits, but one row went down: a clear */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       frame(0, 2, "a", 2UL, 20UL, "b", 20UL, 200UL));
+	ok(t->cleared, "a row's hitcount going down is a clear");
+	is_u64(row(t, "comm: b")->delta[0], 20, "b's delta is all of its 20, not 15");
+	is_u64(row(t, "comm: a")->delta[0], 2, "a's delta is its 2");
+	is_u64(t->hits_delta, 22, "Hits delta 22, not 7");
+	table_free(t);
+
+	/* the trigger info changed (another size): another table */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       hp_parse(resized, strlen(resized), &err));
+	ok(t->cleared, "a new trigger info is a new table");
+	is_u64(row(t, "comm: b")->delta[0], 40, "its rows count from zero");
+	table_free(t);
+
+	/* no signal: every row grew, so no clear is assumed */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       frame(0, 2, "a", 12UL, 120UL, "b", 6UL, 60UL));
+	ok(!t->cleared, "rows that only grow are no clear");
+	is_u64(row(t, "comm: a")->delta[0], 2, "and deltas are the differences");
+	table_free(t);
+}
+
 static void test_sort(void)
 {
 	struct table *t = table_new();
@@ -566,6 +619,7 @@ int main(void)
 {
 	test_deltas();
 	test_clear();
+	test_clear_burst();
 	test_sort();
 	test_key_sort();
 	test_gauge();
