@@ -95,6 +95,16 @@ wait_for 'Dropped 172'
 like "$(screen)" 'Dropped 172 .*raise --size' "Dropped > 0 says to raise --size"
 $T send-keys -t t q
 
+# .percent and .graph columns: the kernel's 42.90 and a bar, not 4290 and zeros
+fakefs "$tmp/pg" kmem kmalloc kmalloc-percent-graph.hist
+start -e kmem:kmalloc --attach --tracefs "$tmp/pg" -d 0.2 -s bytes_req.percent.descending
+wait_for 'proc_pid_readlink'
+first=$(screen | grep -E '^ +[a-z_]+ \[ffff' | head -n 1)
+like "$first" 'proc_pid_readlink .* 2 +0 +42\.90 +#########' \
+	"the screen shows .percent as 42.90 and .graph as a bar"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
 # k sorts by key, numerically, and the key column says so
 fakefs "$tmp/lg" syscalls sys_enter_read read-log2.hist
 start -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -d 0.2
