@@ -501,7 +501,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 {
 	bool first = t->frames == 0, moved, went_down = false;
 	double dt;
-	size_t i, j, kept, nprev;
+	size_t i, j, kept, nprev, again = 0;
 
 	if (first || !same_shape(t, h)) {
 		if (h->nmemo)
@@ -574,6 +574,8 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 			t->appeared++;
 		} else if (!r->stale) {
 			continue;	/* a duplicate key in one frame: first wins */
+		} else if (r->stale == 1) {
+			again++;	/* it was in the last frame */
 		}
 		t->byentry[t->nbyentry++] = r;
 		if (!e->vals && r->stale == 1 && !t->cleared) {
@@ -618,9 +620,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		r->fresh = !first && fresh;
 	}
 	if (!first && !t->cleared) {
-		for (i = 0; i < t->nrows && !went_down; i++)
-			went_down = t->rows[i]->stale == 1;	/* it left the table */
-		if (went_down) {
+		if (went_down || again < nprev) {	/* a row went down, or left the table */
 			count_from_zero(t, h);
 			moved = true;
 		}
