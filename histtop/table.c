@@ -79,7 +79,6 @@ static void row_free(struct tb_row *r, size_t nkeys)
 	for (i = 0; i < nkeys; i++)
 		free(r->parts[i]);
 	free(r->parts);
-	free(r->knum);
 	free(r->key);
 	free(r->extra);
 	free(r->text);
@@ -392,12 +391,13 @@ bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
 
 static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 {
-	struct tb_row *r = xcalloc(1, sizeof(*r));
+	/* the key numbers live after the row: one allocation fewer a row */
+	struct tb_row *r = xcalloc(1, sizeof(*r) + t->nkeys * sizeof(*r->knum));
 	size_t i;
 
+	r->knum = (struct tb_knum *)(r + 1);
 	r->key = xstrdup(e->key);
 	r->parts = xcalloc(t->nkeys, sizeof(char *));
-	r->knum = xcalloc(t->nkeys, sizeof(*r->knum));
 	for (i = 0; i < t->nkeys; i++) {
 		r->parts[i] = xstrdup(e->parts[i]);
 		r->knum[i].num = table_part_num(t->key_kinds[i], r->parts[i], &r->knum[i].v);

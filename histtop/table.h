@@ -59,7 +59,7 @@ struct tb_knum {
 struct tb_row {
 	char *key;		/* identity: the parser's key text */
 	char **parts;		/* one per key field */
-	struct tb_knum *knum;	/* one per key field */
+	struct tb_knum *knum;	/* one per key field (in the row's allocation) */
 	char *extra;		/* onmax()/onchange() text, or NULL */
 	uint64_t *total;	/* as the kernel reports */
 	uint64_t *delta;	/* since the previous frame (0 for gauges) */
