@@ -111,7 +111,6 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
 	char **keys = xcalloc(n + 1, sizeof(char *));
-
 	char *trigger = str_escape(t->trigger ? t->trigger : "", false);
 
 	for (i = 0; i < (size_t)n; i++) {
@@ -293,6 +292,7 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 			size_t nl;
 			uint64_t num;
 			bool has;
+			char *name;
 
 			if (k)
 				fputc(',', f);
@@ -302,9 +302,14 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 				json_str(f, r->parts[k]);
 				continue;
 			}
-			fprintf(f, "\"%s%s\":", t->key_names[k], key_suffix(t, k));
+			name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
+			json_str(f, name);
+			free(name);
+			fputc(':', f);
 			json_strn(f, r->parts[k], nl);
-			fprintf(f, ",\"%s\":", t->key_names[k]);
+			fputc(',', f);
+			json_str(f, t->key_names[k]);
+			fputc(':', f);
 			if (has)
 				fprintf(f, "%" PRIu64, num);
 			else
@@ -371,8 +376,13 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		fputs("frame,time", f);
 		for (k = 0; k < t->nkeys; k++) {
 			fputc(',', f);
-			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL)
-				fprintf(f, "%s%s,", t->key_names[k], key_suffix(t, k));
+			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL) {
+				char *name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
+
+				csv_str(f, name);
+				fputc(',', f);
+				free(name);
+			}
 			csv_str(f, t->key_names[k]);
 		}
 		for (j = 0; j < t->ncols; j++) {
@@ -380,7 +390,13 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			csv_str(f, t->cols[j].name);
 			if (t->cols[j].gauge)
 				continue;
-			fprintf(f, ",%s_delta,%s_rate", t->cols[j].name, t->cols[j].name);
+			for (k = 0; k < 2; k++) {
+				char *name = xasprintf("%s_%s", t->cols[j].name, k ? "rate" : "delta");
+
+				fputc(',', f);
+				csv_str(f, name);
+				free(name);
+			}
 		}
 		fputs(",gone\n", f);
 		c->csv_header_done = true;

@@ -359,12 +359,13 @@ static int draw_row(struct ui *u, const struct table *t, const struct tb_row *r,
 			if (!strchr(p, '\n'))
 				continue;
 			while (*p && y + lines < LINES - 1) {
+				char *fr, *e;
+
 				nl = strchr(p, '\n');
+				fr = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+				e = str_escape(fr, !u->utf8);
 				move(y + lines, 0);
 				clrtoeol();
-				char *fr = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-				char *e = str_escape(fr, !u->utf8);
-
 				mvaddstr(y + lines, 4, e);
 				free(e);
 				free(fr);

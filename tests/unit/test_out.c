@@ -207,6 +207,34 @@ int main(void)
 	free(s);
 	table_free(t);
 
+	/* field names from the file are quoted too: a quote in a key name, a comma in a column */
+	{
+		static const char odd[] =
+			"# event histogram\n#\n# trigger info: hist:keys=a\"b.execname:vals=hitcount:"
+			"size=64 [active]\n#\n\n"
+			"{ a\"b: x               [        1] } hitcount:          1  c,d:          2\n"
+			"\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n";
+		char *err = NULL;
+		struct hp_snapshot *snap = hp_parse(odd, strlen(odd), &err);
+
+		t = table_new();
+		if (snap)
+			table_update(t, &snap->hists[0], 1.0);
+		hp_snapshot_free(snap);
+		free(err);
+		s = capture(out_json, &c, t);
+		ok(strstr(s, "\"keys\":{\"a\\\"b.execname\":\"x\",\"a\\\"b\":1}") != NULL,
+		   "json: a quote in a key name is escaped");
+		free(s);
+		c.csv_header_done = false;
+		s = capture(out_csv, &c, t);
+		ok(!strncmp(s, "frame,time,\"a\"\"b.execname\",\"a\"\"b\",hitcount,hitcount_delta,"
+			    "hitcount_rate,\"c,d\",\"c,d_delta\",\"c,d_rate\",gone\n", 106),
+		   "csv: names with a quote or a comma are quoted in the header");
+		free(s);
+		table_free(t);
+	}
+
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
 	is_str(out_human(buf, sizeof(buf), 12345), "12.3K", "human: K");
 	is_str(out_human(buf, sizeof(buf), 123456789), "123M", "human: M");
