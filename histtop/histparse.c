@@ -417,7 +417,7 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			uint64_t whole, frac;
 
 			if (s - tok == 7 && !memcmp(tok, "[ERROR]", 7)) {
-				v[ncol++] = 0;
+				v[ncol++] = HP_PERCENT_ERROR;
 				continue;
 			}
 			/* "%3u.%02u": exactly two decimals */

@@ -205,6 +205,8 @@ static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bo
 		json_str(f, t->cols[j].name);
 		if (delta) {
 			fprintf(f, ":%" PRIu64, r->delta[j]);
+		} else if (t->cols[j].kind == HP_PERCENT && r->total[j] == HP_PERCENT_ERROR) {
+			fputs(":null", f);	/* the kernel's [ERROR]: a share of nothing */
 		} else if (t->cols[j].kind == HP_GRAPH) {
 			fputc(':', f);
 			json_str(f, table_total_str(t, r, j, num));

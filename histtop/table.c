@@ -891,7 +891,9 @@ char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
 
 	if (t->cols[col].kind == HP_GRAPH)
 		return table_bar_str(v, 20, buf);
-	if (t->cols[col].kind == HP_PERCENT)
+	if (t->cols[col].kind == HP_PERCENT && v == HP_PERCENT_ERROR)
+		snprintf(buf, TB_NUM_MAX, "[ERROR]");
+	else if (t->cols[col].kind == HP_PERCENT)
 		snprintf(buf, TB_NUM_MAX, "%" PRIu64 ".%02u", v / 100, (unsigned int)(v % 100));
 	else if (t->cols[col].is_signed)
 		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)v);

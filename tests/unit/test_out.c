@@ -207,6 +207,29 @@ int main(void)
 	free(s);
 	table_free(t);
 
+	/* a .percent of a zero total: the kernel prints [ERROR], so does histtop */
+	{
+		static const char zero[] =
+			"# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,b.percent:"
+			"size=64 [active]\n#\n\n"
+			"{ a:          1 } hitcount:          1  b (%):[ERROR]\n"
+			"\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n";
+		char *err = NULL, num[TB_NUM_MAX];
+		struct hp_snapshot *snap = hp_parse(zero, strlen(zero), &err);
+
+		t = table_new();
+		if (snap)
+			table_update(t, &snap->hists[0], 1.0);
+		hp_snapshot_free(snap);
+		free(err);
+		is_str(t->nrows ? table_total_str(t, t->rows[0], 1, num) : "", "[ERROR]",
+		       ".percent [ERROR] stays [ERROR], not 0.00");
+		s = capture(out_json, &c, t);
+		ok(strstr(s, "\"b (%)\":null") != NULL, "json: [ERROR] is null");
+		free(s);
+		table_free(t);
+	}
+
 	/* field names from the file are quoted too: a quote in a key name, a comma in a column */
 	{
 		static const char odd[] =
