@@ -6,19 +6,28 @@
 #include "table.h"
 #include "tap.h"
 
-static struct table *load(const char *name)
+/* A table of one frame of hist text (what names it in a bail-out). */
+static struct table *load_text(const char *what, const char *buf, size_t len)
 {
 	struct table *t = table_new();
-	size_t len;
-	char *buf = fixture(name, &len), *err = NULL;
+	char *err = NULL;
 	struct hp_snapshot *s = hp_parse(buf, len, &err);
 
 	if (!s) {
-		printf("Bail out! %s: %s\n", name, err);
+		printf("Bail out! %s: %s\n", what, err);
 		exit(1);
 	}
 	table_update(t, &s->hists[0], 1.0);
 	hp_snapshot_free(s);
+	return t;
+}
+
+static struct table *load(const char *name)
+{
+	size_t len;
+	char *buf = fixture(name, &len);
+	struct table *t = load_text(name, buf, len);
+
 	free(buf);
 	return t;
 }
@@ -214,14 +223,9 @@ int main(void)
 			"size=64 [active]\n#\n\n"
 			"{ a:          1 } hitcount:          1  b (%):[ERROR]\n"
 			"\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n";
-		char *err = NULL, num[TB_NUM_MAX];
-		struct hp_snapshot *snap = hp_parse(zero, strlen(zero), &err);
+		char num[TB_NUM_MAX];
 
-		t = table_new();
-		if (snap)
-			table_update(t, &snap->hists[0], 1.0);
-		hp_snapshot_free(snap);
-		free(err);
+		t = load_text("[ERROR]", zero, strlen(zero));
 		is_str(t->nrows ? table_total_str(t, t->rows[0], 1, num) : "", "[ERROR]",
 		       ".percent [ERROR] stays [ERROR], not 0.00");
 		s = capture(out_json, &c, t);
@@ -237,14 +241,7 @@ int main(void)
 			"size=64 [active]\n#\n\n"
 			"{ a\"b: x               [        1] } hitcount:          1  c,d:          2\n"
 			"\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n";
-		char *err = NULL;
-		struct hp_snapshot *snap = hp_parse(odd, strlen(odd), &err);
-
-		t = table_new();
-		if (snap)
-			table_update(t, &snap->hists[0], 1.0);
-		hp_snapshot_free(snap);
-		free(err);
+		t = load_text("odd names", odd, strlen(odd));
 		s = capture(out_json, &c, t);
 		ok(strstr(s, "\"keys\":{\"a\\\"b.execname\":\"x\",\"a\\\"b\":1}") != NULL,
 		   "json: a quote in a key name is escaped");
