@@ -36,14 +36,17 @@ static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(pr
 static int fail(struct cursor *c, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
+	char *msg, *esc;
 
 	if (c->err)
 		return -1;
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	c->err = xasprintf("line %zu: %s", c->line, msg);
+	/* the message quotes the hist text: bytes anyone can write */
+	esc = str_escape(msg, false);
+	c->err = xasprintf("line %zu: %s", c->line, esc);
+	free(esc);
 	free(msg);
 	return -1;
 }
@@ -308,6 +311,17 @@ bool hp_col_is_extreme(const char *name)
 	return n > 4 && (!strcmp(name + n - 4, ".max") || !strcmp(name + n - 4, ".min"));
 }
 
+/* Field names are the kernel's identifiers: printable ASCII only. */
+static bool printable(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return false;
+	return true;
+}
+
 /* The value kind of a printed column name, from the trigger's val specs. */
 static enum hp_kind col_kind(const char *name, char *const *vals)
 {
@@ -455,6 +469,9 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 		s = colon + 1;
 
 		if (first) {
+			if (!printable(name, colon - name))
+				return fail(c, "column name '%.*s' is not printable text",
+					    (int)(colon - name), name);
 			cname = xstrndup(name, colon - name);
 			/* by position where the trigger info says what this column is */
 			if (ncol < c->nwant && !strcmp(c->want[ncol].name, cname))
@@ -486,9 +503,10 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			if (s < end && *s == ' ')
 				s++;
 			tok = s;
+			v[ncol] = 0;
 			while (s < end && s - tok < 20 && (*s == '#' || *s == ' '))
-				s++;
-			v[ncol++] = 0;
+				v[ncol] += *s++ == '#';
+			ncol++;
 			continue;
 		}
 		while (s < end && *s == ' ')
@@ -501,11 +519,12 @@ static int parse_vals(struct cursor *c, struct hp_hist *h, char *const *vals,
 			uint64_t whole, frac;
 
 			if (s - tok == 7 && !memcmp(tok, "[ERROR]", 7)) {
-				v[ncol++] = 0;
+				v[ncol++] = HP_PERCENT_ERROR;
 				continue;
 			}
-			if (!dot || parse_u64(c, tok, dot - tok, 10, &whole) ||
-			    parse_u64(c, dot + 1, s - dot - 1, 10, &frac))
+			/* "%3u.%02u": exactly two decimals */
+			if (!dot || s - dot != 3 || parse_u64(c, tok, dot - tok, 10, &whole) ||
+			    parse_u64(c, dot + 1, 2, 10, &frac))
 				return fail(c, "bad percentage '%.*s'", (int)(s - tok), tok);
 			v[ncol++] = whole * 100 + frac;
 			continue;
@@ -779,7 +798,12 @@ static int parse_info(struct cursor *c, struct hp_hist *h, struct hp_trigger *t)
 		h->keys[i] = xstrdup(t->keys[i]);
 		h->key_names[i] = field_stack(t->keys[i]) ? xstrdup(t->keys[i]) :
 				  hp_field_base(t->keys[i]);
+		if (!printable(t->keys[i], strlen(t->keys[i])))
+			return fail(c, "key '%s' is not printable text", t->keys[i]);
 	}
+	for (i = 0; t->vals[i]; i++)
+		if (!printable(t->vals[i], strlen(t->vals[i])))
+			return fail(c, "value '%s' is not printable text", t->vals[i]);
 	c->want = trigger_cols(t->vals, h->nohitcount, &c->nwant);
 	if (!h->nohitcount)
 		c->close = xstrdup("} hitcount:");

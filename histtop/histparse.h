@@ -27,9 +27,12 @@
 enum hp_kind {
 	HP_NUM,		/* decimal */
 	HP_HEX,		/* .hex: printed in hex, stored as its value */
-	HP_PERCENT,	/* .percent: stored in hundredths of a percent */
-	HP_GRAPH,	/* .graph: a bar only, no number (stored as 0) */
+	HP_PERCENT,	/* .percent: stored in hundredths of a percent ("3.35" is 335),
+			 * the kernel's "[ERROR]" (a total of 0) as HP_PERCENT_ERROR */
+	HP_GRAPH,	/* .graph: a bar of up to 20 '#', stored as the number of '#' */
 };
+
+#define HP_PERCENT_ERROR UINT64_MAX
 
 struct hp_col {
 	char *name;		/* as printed: "hitcount", "bytes_req", "bytes_req (%)" */

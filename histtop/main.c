@@ -164,7 +164,6 @@ static void apply_display_sort(struct run *r)
 {
 	struct table *t = r->t;
 	char *first;
-	int col;
 
 	if (r->sorted || !t->ncols)
 		return;
@@ -172,13 +171,7 @@ static void apply_display_sort(struct run *r)
 	if (!r->o->sort)
 		return;
 	first = xstrndup(r->o->sort, strcspn(r->o->sort, ","));
-	col = table_col(t, first);
-	if (col >= 0) {
-		t->sort_col = col;
-		t->sort_by = TB_BY_TOTAL;
-		t->ascending = !strstr(first, ".descending");
-		table_sort(t);
-	}
+	table_set_sort(t, first);	/* a value or a key; the kernel judged the rest */
 	free(first);
 }
 

@@ -58,23 +58,28 @@ static bool sym_first(struct strbuf *sb, const char *s)
 	return true;
 }
 
-char *out_key_text(const struct table *t, const struct tb_row *r)
+char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii)
 {
 	struct strbuf sb;
 	size_t i;
 
 	sb_init(&sb);
 	for (i = 0; i < t->nkeys; i++) {
+		char *s, *e;
+
 		if (i)
 			sb_puts(&sb, ", ");
 		if (strchr(r->parts[i], '\n')) {
-			char *s = out_stack_line(r->parts[i]);
-
-			sb_puts(&sb, s);
+			s = out_stack_line(r->parts[i]);
+			e = str_escape(s, ascii);
+			sb_puts(&sb, e);
 			free(s);
-		} else if (!sym_first(&sb, r->parts[i])) {
-			fold_blanks(&sb, r->parts[i]);
+		} else {
+			e = str_escape(r->parts[i], ascii);
+			if (!sym_first(&sb, e))
+				fold_blanks(&sb, e);
 		}
+		free(e);
 	}
 	return sb_detach(&sb);
 }
@@ -102,22 +107,24 @@ static long nshow(const struct out_ctx *c, const struct table *t)
 
 int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 {
-	char num[TB_NUM_MAX];
+	char num[TB_NUM_MAX], sort[160];
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
 	char **keys = xcalloc(n + 1, sizeof(char *));
+	char *trigger = str_escape(t->trigger ? t->trigger : "", false);
 
 	for (i = 0; i < (size_t)n; i++) {
-		keys[i] = out_key_text(t, t->rows[i]);
+		keys[i] = out_key_text(t, t->rows[i], false);
 		if (strlen(keys[i]) > w)
 			w = strlen(keys[i]);
 	}
-	fprintf(f, "histtop: %s  %s [%s]\n", c->event, t->trigger ? t->trigger : "",
-		t->paused ? "paused" : "active");
+	fprintf(f, "histtop: %s  %s [%s]\n", c->event, trigger, t->paused ? "paused" : "active");
+	free(trigger);
 	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
-		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s\n",
+		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
-		t->size, t->dropped, t->dropped ? "  (raise --size)" : "");
+		t->size, t->dropped, t->dropped ? "  (raise --size)" : "",
+		table_sort_desc(t, sort, sizeof(sort)));
 	fprintf(f, "%-*s", (int)w, "KEY");
 	for (j = 0; j < t->ncols; j++)
 		fprintf(f, "  %14s  %12s", t->cols[j].name,
@@ -143,24 +150,42 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
-static void json_str(FILE *f, const char *s)
+/*
+ * A JSON string, valid UTF-8 whatever s holds: control characters (C0, DEL,
+ * C1) and the line separators as \uXXXX, a byte that is not valid UTF-8 as
+ * \ufffd (U+FFFD, the replacement character).
+ */
+static void json_strn(FILE *f, const char *s, size_t n)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
+	size_t len;
+	unsigned int cp;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
+	fputc('"', f);
+	while (n) {
+		len = utf8_seq(s, n, &cp);
+		if (!len) {
+			fputs("\\ufffd", f);
+			len = 1;
+		} else if (cp == '"' || cp == '\\') {
+			fprintf(f, "\\%c", cp);
+		} else if (cp == '\n') {
 			fputs("\\n", f);
-		else if (ch == '\t')
+		} else if (cp == '\t') {
 			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+		} else if (utf8_unsafe(cp)) {
+			fprintf(f, "\\u%04x", cp);
+		} else {
+			fwrite(s, 1, len, f);
+		}
+		s += len;
+		n -= len;
 	}
 	fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	json_strn(f, s, strlen(s));
 }
 
 /* The totals of a row, or its deltas (which gauges do not have). */
@@ -178,16 +203,71 @@ static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bo
 			fputc(',', f);
 		first = false;
 		json_str(f, t->cols[j].name);
-		if (delta)
+		if (delta) {
 			fprintf(f, ":%" PRIu64, r->delta[j]);
-		else
+		} else if (t->cols[j].kind == HP_PERCENT && r->total[j] == HP_PERCENT_ERROR) {
+			fputs(":null", f);	/* the kernel's [ERROR]: a share of nothing */
+		} else if (t->cols[j].kind == HP_GRAPH) {
+			fputc(':', f);
+			json_str(f, table_total_str(t, r, j, num));
+		} else {
 			fprintf(f, ":%s", table_total_str(t, r, j, num));
+		}
 	}
 	fputc('}', f);
 }
 
+/*
+ * The fields of key part k for NDJSON and CSV, padding trimmed: the part
+ * itself, or for .execname and .syscall the name the kernel printed
+ * ("NAME.execname", "NAME.syscall") and the number it keyed on ("NAME").
+ * Returns how many (1 or 2); *num and *name_len describe the second.
+ */
+static size_t key_fields(const struct table *t, size_t k, const char *part, size_t *name_len,
+			 uint64_t *num, bool *has_num)
+{
+	enum tb_key_kind kind = t->key_kinds[k];
+
+	if (kind != TB_KEY_EXECNAME && kind != TB_KEY_SYSCALL)
+		return 1;
+	*has_num = table_part_split(part, name_len, num);
+	if (!*has_num)
+		*name_len = strlen(part);
+	return 2;
+}
+
+static const char *key_suffix(const struct table *t, size_t k)
+{
+	return t->key_kinds[k] == TB_KEY_EXECNAME ? ".execname" : ".syscall";
+}
+
+/* A row's identity for NDJSON: "name: value" parts, padding trimmed (new). */
+static char *json_key(const struct table *t, const struct tb_row *r)
+{
+	struct strbuf sb;
+	size_t k, nl;
+	uint64_t num;
+	bool has;
+
+	sb_init(&sb);
+	for (k = 0; k < t->nkeys; k++) {
+		const char *p = r->parts[k];
+
+		sb_printf(&sb, "%s%s: ", k ? ", " : "", t->key_names[k]);
+		if (key_fields(t, k, p, &nl, &num, &has) == 2 && has) {
+			sb_add(&sb, p, nl);
+			sb_printf(&sb, " [%" PRIu64 "]", num);
+		} else {
+			for (; *p; p++)
+				sb_add(&sb, *p == '\n' ? ";" : p, 1);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
+	char sort[160];
 	long i, n = nshow(c, t);
 	size_t j, k;
 
@@ -197,20 +277,45 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	fputs(",\"trigger\":", f);
 	json_str(f, t->trigger ? t->trigger : "");
 	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"entries\":%" PRIu64
-		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":[",
+		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"sort\":",
 		t->paused ? "paused" : "active", t->hits, t->entries, t->size, t->dropped);
+	json_str(f, table_sort_desc(t, sort, sizeof(sort)));
+	fputs(",\"rows\":[", f);
 	for (i = 0; i < n; i++) {
 		const struct tb_row *r = t->rows[i];
 
+		char *key = json_key(t, r);
+
 		fputs(i ? ",{\"key\":" : "{\"key\":", f);
-		json_str(f, r->key);
+		json_str(f, key);
+		free(key);
 		fputs(",\"keys\":{", f);
 		for (k = 0; k < t->nkeys; k++) {
+			size_t nl;
+			uint64_t num;
+			bool has;
+			char *name;
+
 			if (k)
 				fputc(',', f);
+			if (key_fields(t, k, r->parts[k], &nl, &num, &has) == 1) {
+				json_str(f, t->key_names[k]);
+				fputc(':', f);
+				json_str(f, r->parts[k]);
+				continue;
+			}
+			name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
+			json_str(f, name);
+			free(name);
+			fputc(':', f);
+			json_strn(f, r->parts[k], nl);
+			fputc(',', f);
 			json_str(f, t->key_names[k]);
 			fputc(':', f);
-			json_str(f, r->parts[k]);
+			if (has)
+				fprintf(f, "%" PRIu64, num);
+			else
+				fputs("null", f);
 		}
 		fputc('}', f);
 		json_vals(f, t, r, false);
@@ -233,19 +338,34 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
-static void csv_str(FILE *f, const char *s)
+/* A CSV field: escaped as in text (no control byte, valid UTF-8), quoted when needed. */
+static void csv_strn(FILE *f, const char *raw, size_t n)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
+	struct strbuf sb;
+	char *e, *s;
+
+	sb_init(&sb);
+	sb_add_escaped(&sb, raw, n, false);
+	e = sb_detach(&sb);
+
+	if (!strpbrk(e, ",\"")) {
+		fputs(e, f);
+		free(e);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
+	for (s = e; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+	free(e);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	csv_strn(f, s, strlen(s));
 }
 
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
@@ -258,6 +378,13 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		fputs("frame,time", f);
 		for (k = 0; k < t->nkeys; k++) {
 			fputc(',', f);
+			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL) {
+				char *name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
+
+				csv_str(f, name);
+				fputc(',', f);
+				free(name);
+			}
 			csv_str(f, t->key_names[k]);
 		}
 		for (j = 0; j < t->ncols; j++) {
@@ -265,9 +392,15 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			csv_str(f, t->cols[j].name);
 			if (t->cols[j].gauge)
 				continue;
-			fprintf(f, ",%s_delta,%s_rate", t->cols[j].name, t->cols[j].name);
+			for (k = 0; k < 2; k++) {
+				char *name = xasprintf("%s_%s", t->cols[j].name, k ? "rate" : "delta");
+
+				fputc(',', f);
+				csv_str(f, name);
+				free(name);
+			}
 		}
-		fputc('\n', f);
+		fputs(",gone\n", f);
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {
@@ -276,9 +409,19 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		fprintf(f, "%lu,%.3f", t->frames, t->elapsed);
 		for (k = 0; k < t->nkeys; k++) {
 			char *s = strchr(r->parts[k], '\n') ? out_stack_line(r->parts[k]) : NULL;
+			size_t nl;
+			uint64_t knum;
+			bool has;
 
 			fputc(',', f);
-			csv_str(f, s ? s : r->parts[k]);
+			if (key_fields(t, k, r->parts[k], &nl, &knum, &has) == 2) {
+				csv_strn(f, r->parts[k], nl);
+				fputc(',', f);
+				if (has)
+					fprintf(f, "%" PRIu64, knum);
+			} else {
+				csv_str(f, s ? s : r->parts[k]);
+			}
 			free(s);
 		}
 		for (j = 0; j < t->ncols; j++) {
@@ -286,7 +429,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			if (!t->cols[j].gauge)
 				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
 		}
-		fputc('\n', f);
+		fputs(r->stale ? ",1\n" : ",0\n", f);	/* gone: it left the kernel's table */
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

@@ -19,8 +19,11 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t);
 int out_json(FILE *f, struct out_ctx *c, const struct table *t);
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t);
 
-/* The key of a row for people: the parts with padding folded (new). */
-char *out_key_text(const struct table *t, const struct tb_row *r);
+/*
+ * The key of a row for people: the parts with padding folded, every byte
+ * that is not printable escaped (str_escape; with ascii, non-ASCII too) (new).
+ */
+char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii);
 /* A stacktrace part folded on one line, innermost (hottest) frame first (new). */
 char *out_stack_line(const char *part);
 

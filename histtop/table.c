@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,8 @@ static void drop_shape(struct table *t)
 	t->ncols = 0;
 	hp_strv_free(t->key_names);
 	t->key_names = NULL;
+	free(t->key_kinds);
+	t->key_kinds = NULL;
 	t->nkeys = 0;
 }
 
@@ -252,7 +255,8 @@ static bool same_shape(const struct table *t, const struct hp_hist *h)
 		if (strcmp(t->cols[i].name, h->cols[i].name))
 			return false;
 	for (i = 0; i < h->nkeys; i++)
-		if (strcmp(t->key_names[i], h->key_names[i]))
+		if (strcmp(t->key_names[i], h->key_names[i]) ||
+		    t->key_kinds[i] != table_key_kind(h->keys[i]))
 			return false;
 	return true;
 }
@@ -264,28 +268,140 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	drop_shape(t);
 	t->nkeys = h->nkeys;
 	t->key_names = xcalloc(h->nkeys + 1, sizeof(char *));
-	for (i = 0; i < h->nkeys; i++)
+	t->key_kinds = xcalloc(h->nkeys + 1, sizeof(*t->key_kinds));
+	for (i = 0; i < h->nkeys; i++) {
 		t->key_names[i] = xstrdup(h->key_names[i]);
+		t->key_kinds[i] = table_key_kind(h->keys[i]);
+	}
 	t->ncols = h->ncols;
 	t->cols = xcalloc(h->ncols, sizeof(*t->cols));
 	for (i = 0; i < h->ncols; i++) {
 		t->cols[i].name = xstrdup(h->cols[i].name);
 		t->cols[i].kind = h->cols[i].kind;
-		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name);
+		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name) ||
+				   h->cols[i].kind == HP_PERCENT || h->cols[i].kind == HP_GRAPH;
 	}
 	if (t->sort_col >= (int)t->ncols)
 		t->sort_col = 0;
 }
 
-static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
+enum tb_key_kind table_key_kind(const char *spec)
 {
-	struct tb_row *r = xcalloc(1, sizeof(*r));
+	static const struct {
+		const char *mod;
+		enum tb_key_kind kind;
+	} mods[] = {
+		{ ".hex", TB_KEY_HEX }, { ".sym", TB_KEY_SYM }, { ".sym-offset", TB_KEY_SYM },
+		{ ".execname", TB_KEY_EXECNAME }, { ".syscall", TB_KEY_SYSCALL },
+		{ ".log2", TB_KEY_LOG2 }, { ".buckets", TB_KEY_BUCKETS },
+	};
+	const char *dot = strchr(spec, '.');
+	size_t i, n;
+
+	if (!strcmp(spec, "stacktrace") || !strcmp(spec, "common_stacktrace"))
+		return TB_KEY_STACK;
+	if (!dot)
+		return TB_KEY_PLAIN;
+	n = strcspn(dot, "=");	/* buckets=100 */
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (strlen(mods[i].mod) == n && !strncmp(dot, mods[i].mod, n))
+			return mods[i].kind;
+	return TB_KEY_PLAIN;
+}
+
+/* Decimal digits at s, skipping blanks before them: the value, or false. */
+static bool scan_u64(const char **sp, uint64_t *v)
+{
+	const char *s = *sp;
+	int n = 0;
+
+	while (*s == ' ')
+		s++;
+	for (*v = 0; *s >= '0' && *s <= '9' && n < 20; s++, n++)
+		*v = *v * 10 + (uint64_t)(*s - '0');
+	*sp = s;
+	return n > 0 && n < 20;
+}
+
+bool table_part_split(const char *part, size_t *name_len, uint64_t *num)
+{
+	const char *open = strrchr(part, '['), *s;
+	size_t n;
+
+	if (!open)
+		return false;
+	s = open + 1;
+	if (!scan_u64(&s, num) || strcmp(s, "]"))
+		return false;
+	for (n = open - part; n && part[n - 1] == ' '; n--)
+		;
+	*name_len = n;
+	return true;
+}
+
+/* All of [s, s + n) as a number in base 10 or 16 (up to 64 bits). */
+static bool all_num(const char *s, size_t n, int base, uint64_t *v)
+{
 	size_t i;
 
+	if (!n || n > (base == 16 ? 16u : 19u))
+		return false;
+	for (*v = 0, i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+			base == 16 && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
+
+		if (d < 0)
+			return false;
+		*v = *v * base + (uint64_t)d;
+	}
+	return true;
+}
+
+bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
+{
+	const char *s;
+	size_t n;
+
+	switch (kind) {
+	case TB_KEY_PLAIN:
+		return all_num(part, strlen(part), 10, num);
+	case TB_KEY_HEX:
+		return all_num(part, strlen(part), 16, num);
+	case TB_KEY_SYM:
+		s = strchr(part, ']');
+		return part[0] == '[' && s && all_num(part + 1, s - part - 1, 16, num);
+	case TB_KEY_EXECNAME:
+	case TB_KEY_SYSCALL:
+		return table_part_split(part, &n, num);
+	case TB_KEY_LOG2:
+		if (strncmp(part, "~ 2^", 4))
+			return false;
+		s = part + 4;
+		return scan_u64(&s, num) && !*s;
+	case TB_KEY_BUCKETS:
+		if (strncmp(part, "~ ", 2))
+			return false;
+		s = part + 2;
+		return scan_u64(&s, num) && *s == '-';
+	case TB_KEY_STACK:
+		break;
+	}
+	return false;
+}
+
+static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
+{
+	/* the key numbers live after the row: one allocation fewer a row */
+	struct tb_row *r = xcalloc(1, sizeof(*r) + t->nkeys * sizeof(*r->knum));
+	size_t i;
+
+	r->knum = (struct tb_knum *)(r + 1);
 	r->key = xstrdup(e->key);
 	r->parts = xcalloc(t->nkeys, sizeof(char *));
-	for (i = 0; i < t->nkeys; i++)
+	for (i = 0; i < t->nkeys; i++) {
 		r->parts[i] = xstrdup(e->parts[i]);
+		r->knum[i].num = table_part_num(t->key_kinds[i], r->parts[i], &r->knum[i].v);
+	}
 	r->total = xcalloc(t->ncols, sizeof(*r->total));
 	r->delta = xcalloc(t->ncols, sizeof(*r->delta));
 	r->rate = xcalloc(t->ncols, sizeof(*r->rate));
@@ -305,14 +421,46 @@ static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 	return r;
 }
 
+static const struct table *sort_table;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Key part k of two rows: numbers numerically and before text, text by bytes. */
+static int cmp_part(const struct tb_row *a, const struct tb_row *b, size_t k)
+{
+	int c;
+
+	if (a->knum[k].num && b->knum[k].num) {
+		c = cmp_u64(a->knum[k].v, b->knum[k].v);
+		if (c)
+			return c;
+	} else if (a->knum[k].num != b->knum[k].num) {
+		return a->knum[k].num ? -1 : 1;
+	}
+	return strcmp(a->parts[k], b->parts[k]);
+}
+
+/* Key order: part sort_key first, then the others in turn. */
 static int cmp_keys(const void *pa, const void *pb)
 {
-	return strcmp((*(struct tb_row *const *)pa)->key, (*(struct tb_row *const *)pb)->key);
+	const struct table *t = sort_table;
+	const struct tb_row *a = *(struct tb_row *const *)pa;
+	const struct tb_row *b = *(struct tb_row *const *)pb;
+	size_t k;
+	int c = t->sort_key < t->nkeys ? cmp_part(a, b, t->sort_key) : 0;
+
+	for (k = 0; !c && k < t->nkeys; k++)
+		if (k != t->sort_key)
+			c = cmp_part(a, b, k);
+	return c ? c : strcmp(a->key, b->key);
 }
 
 /*
  * Number the rows in key order, so that sorts break ties by a number: done
- * only when rows come or go.
+ * only when rows come or go, or the key sort changes part.
  */
 static void rank_keys(struct table *t)
 {
@@ -320,17 +468,40 @@ static void rank_keys(struct table *t)
 	size_t i;
 
 	memcpy(v, t->rows, t->nrows * sizeof(*v));
+	sort_table = t;
 	qsort(v, t->nrows, sizeof(*v), cmp_keys);
+	sort_table = NULL;
 	for (i = 0; i < t->nrows; i++)
 		v[i]->kord = i;
+	t->kord_key = t->sort_key;
 	free(v);
+}
+
+/* A clear seen only after the rows were updated: every delta is the total. */
+static void count_from_zero(struct table *t, const struct hp_hist *h)
+{
+	size_t i, j;
+
+	t->cleared = true;
+	t->hits_delta = h->hits;
+	t->dropped_delta = h->dropped;
+	for (i = 0; i < t->nbyentry; i++) {
+		struct tb_row *r = t->byentry[i];
+
+		for (j = 0; j < t->ncols; j++) {
+			if (t->cols[j].gauge)
+				continue;
+			r->delta[j] = r->total[j];
+			r->rate[j] = r->delta[j] && t->interval > 0 ? r->delta[j] / t->interval : 0;
+		}
+	}
 }
 
 int table_update(struct table *t, const struct hp_hist *h, double now)
 {
-	bool first = t->frames == 0, moved;
+	bool first = t->frames == 0, moved, went_down = false;
 	double dt;
-	size_t i, j, kept, nprev;
+	size_t i, j, kept, nprev, again = 0;
 
 	if (first || !same_shape(t, h)) {
 		if (h->nmemo)
@@ -347,8 +518,16 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	t->elapsed = now - t->origin;
 	t->frames++;
 
-	/* A kernel clear shows as fewer hits than before. */
-	t->cleared = !first && h->hits < t->hits;
+	/*
+	 * A kernel clear shows as fewer hits, entries or drops than before, or
+	 * a new trigger info (another table); after the update, as a row whose
+	 * hitcount went down or one that left the table (entries never leave
+	 * a tracing map but by a clear).  A clear followed by a burst has more
+	 * hits than before: only the rows can tell.
+	 */
+	t->cleared = !first && (h->hits < t->hits || h->total_entries < t->entries ||
+				h->dropped < t->dropped ||
+				(t->trigger && strcmp(t->trigger, h->trigger)));
 	t->hits_delta = first ? 0 : t->cleared ? h->hits : h->hits - t->hits;
 	t->dropped_delta = first ? 0 : h->dropped < t->dropped ? h->dropped :
 		h->dropped - t->dropped;
@@ -395,6 +574,8 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 			t->appeared++;
 		} else if (!r->stale) {
 			continue;	/* a duplicate key in one frame: first wins */
+		} else if (r->stale == 1) {
+			again++;	/* it was in the last frame */
 		}
 		t->byentry[t->nbyentry++] = r;
 		if (!e->vals && r->stale == 1 && !t->cleared) {
@@ -422,6 +603,8 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 				d = first ? 0 : v;	/* counted since the last frame */
 			else
 				d = v - r->total[j];
+			if (j == 0 && !fresh && v < r->total[0])
+				went_down = true;
 			moved |= r->total[j] != v || r->delta[j] != d;
 			r->total[j] = v;
 			r->delta[j] = d;
@@ -435,6 +618,12 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 			set_text(t, r, e);
 		r->stale = 0;
 		r->fresh = !first && fresh;
+	}
+	if (!first && !t->cleared) {
+		if (went_down || again < nprev) {	/* a row went down, or left the table */
+			count_from_zero(t, h);
+			moved = true;
+		}
 	}
 	/* age the rest: a vanished row shows zero deltas, then goes */
 	t->vanished = 0;
@@ -468,13 +657,6 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	else
 		table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	return 0;
-}
-
-static const struct table *sort_table;
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
 }
 
 static int cmp_s64(int64_t a, int64_t b)
@@ -528,6 +710,8 @@ void table_sort(struct table *t)
 	t->sorted = t->nrows;
 	if (!t->ncols)
 		return;
+	if (t->kord_key != t->sort_key)
+		rank_keys(t);
 	sort_table = t;
 	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
 	sort_table = NULL;
@@ -562,6 +746,8 @@ void table_sort_top(struct table *t, size_t k)
 		table_sort(t);
 		return;
 	}
+	if (t->kord_key != t->sort_key)
+		rank_keys(t);
 	sort_table = t;
 	h = xcalloc(k, sizeof(*h));
 	memcpy(h, t->rows, k * sizeof(*h));
@@ -596,19 +782,95 @@ void table_sort_upto(struct table *t, size_t k)
 		table_sort_top(t, k);
 }
 
+static int col_named(const struct table *t, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strlen(t->cols[i].name) == n && !strncmp(t->cols[i].name, name, n))
+			return i;
+	return -1;
+}
+
 int table_col(const struct table *t, const char *name)
 {
-	size_t i, n = strlen(name);
+	size_t n = strlen(name), b;
 	const char *dot = strstr(name, ".descending");
+	char *pct;
+	int col;
 
 	if (!dot)
 		dot = strstr(name, ".ascending");
 	if (dot && (dot[1] == 'd' ? dot + 11 : dot + 10) == name + n)
 		n = dot - name;
-	for (i = 0; i < t->ncols; i++)
-		if (strlen(t->cols[i].name) == n && !strncmp(t->cols[i].name, name, n))
-			return i;
-	return -1;
+	col = col_named(t, name, n);
+	if (col >= 0)
+		return col;
+	/* a spec the kernel prints by another name: "x.percent" is "x (%)", "x.hex" is "x" */
+	b = strcspn(name, ".");
+	if (b >= n)
+		return -1;
+	if (n - b == 8 && !strncmp(name + b, ".percent", 8)) {
+		pct = xasprintf("%.*s (%%)", (int)b, name);
+		col = col_named(t, pct, strlen(pct));
+		free(pct);
+		return col;
+	}
+	return col_named(t, name, b);
+}
+
+/* spec without a trailing .descending or .ascending: its length; *desc says which. */
+static size_t sort_spec_len(const char *spec, bool *desc)
+{
+	size_t n = strlen(spec);
+
+	*desc = n > 11 && !strcmp(spec + n - 11, ".descending");
+	if (*desc)
+		return n - 11;
+	if (n > 10 && !strcmp(spec + n - 10, ".ascending"))
+		return n - 10;
+	return n;
+}
+
+int table_set_sort(struct table *t, const char *spec)
+{
+	bool desc;
+	size_t n = sort_spec_len(spec, &desc), b = strcspn(spec, "."), k;
+	int col = table_col(t, spec);
+
+	if (b > n)
+		b = n;
+	if (col >= 0) {
+		t->sort_col = col;
+		t->sort_by = TB_BY_TOTAL;
+	} else {
+		for (k = 0; k < t->nkeys; k++)
+			if (strlen(t->key_names[k]) == b && !strncmp(t->key_names[k], spec, b))
+				break;
+		if (k == t->nkeys)
+			return -1;
+		t->sort_by = TB_BY_KEY;
+		t->sort_key = k;
+	}
+	t->ascending = !desc;
+	table_sort(t);
+	return 0;
+}
+
+const char *table_sort_desc(const struct table *t, char *buf, size_t size)
+{
+	const char *dir = t->ascending ? "ascending" : "descending";
+
+	if (t->sort_by == TB_BY_KEY)
+		snprintf(buf, size, "key %s, %s",
+			 t->sort_key < t->nkeys ? t->key_names[t->sort_key] : "", dir);
+	else if (t->ncols)
+		snprintf(buf, size, "%s %s, %s", t->cols[t->sort_col].name,
+			 t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge ? "delta" : "total",
+			 dir);
+	else
+		snprintf(buf, size, "none");
+	return buf;
 }
 
 uint64_t table_sum(const struct table *t, int col, bool delta)
@@ -625,9 +887,34 @@ uint64_t table_sum(const struct table *t, int col, bool delta)
 char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
 		      char buf[TB_NUM_MAX])
 {
-	if (t->cols[col].is_signed)
-		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)r->total[col]);
+	uint64_t v = r->total[col];
+
+	if (t->cols[col].kind == HP_GRAPH)
+		return table_bar_str(v, 20, buf);
+	if (t->cols[col].kind == HP_PERCENT && v == HP_PERCENT_ERROR)
+		snprintf(buf, TB_NUM_MAX, "[ERROR]");
+	else if (t->cols[col].kind == HP_PERCENT)
+		snprintf(buf, TB_NUM_MAX, "%" PRIu64 ".%02u", v / 100, (unsigned int)(v % 100));
+	else if (t->cols[col].is_signed)
+		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)v);
 	else
 		snprintf(buf, TB_NUM_MAX, "%" PRIu64, r->total[col]);
+	return buf;
+}
+
+char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX])
+{
+	int i, n;
+
+	if (width >= TB_NUM_MAX)
+		width = TB_NUM_MAX - 1;
+	if (width < 0)
+		width = 0;
+	n = hashes >= 20 ? width : (int)((hashes * width + 10) / 20);
+	if (hashes && !n)
+		n = 1;	/* some, however little */
+	for (i = 0; i < n; i++)
+		buf[i] = '#';
+	buf[n] = '\0';
 	return buf;
 }

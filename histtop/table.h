@@ -20,19 +20,52 @@
 struct tb_col {
 	char *name;		/* "hitcount", "bytes_req", "bytes_req.max" */
 	enum hp_kind kind;
-	bool gauge;		/* min/max: cumulative only, a delta means nothing */
+	bool gauge;		/* min/max, .percent, .graph: cumulative only, a delta
+				 * means nothing */
 	bool is_signed;		/* a gauge of a signed field: values are int64_t */
+};
+
+/* How the kernel prints a key field, from its spec ("id.syscall"). */
+enum tb_key_kind {
+	TB_KEY_PLAIN,		/* a number ("%10llu") or a string */
+	TB_KEY_HEX,		/* .hex: "%llx" */
+	TB_KEY_SYM,		/* .sym, .sym-offset: "[ffffffff81177274] name+0x0/0x40" */
+	TB_KEY_EXECNAME,	/* .execname: "%-16s[%10lu]", comm then pid */
+	TB_KEY_SYSCALL,		/* .syscall: "%-30s[%3llu]", name then number */
+	TB_KEY_LOG2,		/* .log2: "~ 2^%-2llu" */
+	TB_KEY_BUCKETS,		/* .buckets=N: "~ %llu-%llu" */
+	TB_KEY_STACK,		/* stacktrace: frames, one a line */
+};
+
+enum tb_key_kind table_key_kind(const char *spec);
+/*
+ * An .execname or .syscall part "name      [   42]": the length of the
+ * name (padding trimmed) and the number.  False when part has no such form.
+ */
+bool table_part_split(const char *part, size_t *name_len, uint64_t *num);
+/*
+ * The number a key part sorts by, as the kernel keys it: a plain or .hex
+ * number, a .sym address, an .execname pid, a .syscall number, a .log2
+ * exponent, a .buckets lower bound.  False for text (strings, stacks).
+ */
+bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num);
+
+/* A key part's number, for numeric key sorts (see table_part_num). */
+struct tb_knum {
+	uint64_t v;
+	bool num;		/* false: the part sorts as text, after numbers */
 };
 
 struct tb_row {
 	char *key;		/* identity: the parser's key text */
 	char **parts;		/* one per key field */
+	struct tb_knum *knum;	/* one per key field (in the row's allocation) */
 	char *extra;		/* onmax()/onchange() text, or NULL */
 	uint64_t *total;	/* as the kernel reports */
 	uint64_t *delta;	/* since the previous frame (0 for gauges) */
 	double *rate;		/* delta per second */
 	unsigned int stale;	/* frames since it was last seen (0: in the frame) */
-	size_t kord;		/* rank of key among the rows (strcmp order) */
+	size_t kord;		/* rank of key among the rows (key order) */
 	char *text;		/* its entry's line in the latest frame, or NULL */
 	size_t text_len, text_cap;
 	size_t key_len;		/* text[0, key_len) is the key part, "{ ... }" */
@@ -50,6 +83,7 @@ enum tb_sort_by {
 struct table {
 	size_t nkeys;
 	char **key_names;
+	enum tb_key_kind *key_kinds;
 	size_t ncols;
 	struct tb_col *cols;
 	size_t nrows;
@@ -80,6 +114,8 @@ struct table {
 	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
 	int sort_col;		/* column index */
 	enum tb_sort_by sort_by;
+	size_t sort_key;	/* TB_BY_KEY: this key part first, then the others */
+	size_t kord_key;	/* the sort_key the rows' kord ranks follow */
 	bool ascending;
 };
 
@@ -115,13 +151,26 @@ void table_sort_top(struct table *t, size_t k);
 void table_sort_upto(struct table *t, size_t k);
 /* Column by name ("bytes_req", "bytes_req.descending" ok), or -1. */
 int table_col(const struct table *t, const char *name);
+/*
+ * The display sort of -s: a value ("bytes_req.descending") sorts on its
+ * totals, a key ("call_site", "common_pid.execname") on the key, that part
+ * first; ascending unless .descending.  Sorts; -1 when spec names neither.
+ */
+int table_set_sort(struct table *t, const char *spec);
+/* What the rows are sorted by, for people: "key common_pid, ascending". */
+const char *table_sort_desc(const struct table *t, char *buf, size_t size);
 
 /* Sum of a column over the rows in the frame: totals or deltas. */
 uint64_t table_sum(const struct table *t, int col, bool delta);
 
-/* A row's total in col as decimal text into buf (signed gauges signed). */
+/*
+ * A row's total in col as the kernel prints it, into buf: decimal (signed
+ * gauges signed), a .percent as "3.35", a .graph as its bar of '#'.
+ */
 #define TB_NUM_MAX 24
 char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
 		      char buf[TB_NUM_MAX]);
+/* A .graph value (the kernel's '#' of 20) as a bar of width cells into buf. */
+char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX]);
 
 #endif

@@ -278,6 +278,18 @@ static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, c
 {
 	char n[TB_NUM_MAX];
 
+	if (t->cols[j].kind == HP_GRAPH) {	/* the kernel's bar, narrowed to the column */
+		snprintf(buf, size, "%s", table_bar_str(r->total[j], width, n));
+		return;
+	}
+	if (t->cols[j].kind == HP_PERCENT) {	/* the kernel's number, or its [ERROR] */
+		table_total_str(t, r, j, n);
+		if ((int)strlen(n) <= width)
+			snprintf(buf, size, "%s", n);
+		else
+			snprintf(buf, size, "%.0f", (double)r->total[j] / 100);
+		return;
+	}
 	if (!t->cols[j].is_signed || (int64_t)r->total[j] >= 0) {
 		fmt_num(buf, size, r->total[j], width);
 		return;
@@ -299,7 +311,7 @@ static void filter_rows(struct ui *u, const struct table *t)
 	u->nshown = 0;
 	for (i = 0; i < t->nrows; i++) {
 		if (u->filter[0]) {
-			char *k = out_key_text(t, t->rows[i]);
+			char *k = out_key_text(t, t->rows[i], !u->utf8);
 			bool match = strcasestr(k, u->filter) != NULL;
 
 			free(k);
@@ -386,7 +398,12 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	/* 2: the exact trigger */
 	move(1, 0);
 	clrtoeol();
-	snprintf(buf, sizeof(buf), " %s", t->trigger ? t->trigger : "(no histogram)");
+	{
+		char *trig = str_escape(t->trigger ? t->trigger : "(no histogram)", !u->utf8);
+
+		snprintf(buf, sizeof(buf), " %s", trig);
+		free(trig);
+	}
 	put_cells(u, 1, 0, buf, cols, 0);
 	/* 3: totals */
 	move(2, 0);
@@ -413,14 +430,18 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	move(3, 0);
 	clrtoeol();
 	if (v->status) {
+		char *st = str_escape(v->status, !u->utf8);
+
 		attrset(v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL));
-		put_cells(u, 3, 1, v->status, cols - 1, 0);
+		put_cells(u, 3, 1, st, cols - 1, 0);
+		free(st);
 		attrset(A_NORMAL);
 	} else if (v->read_error) {
-		char when[16];
+		char when[16], *re = str_escape(v->read_error, !u->utf8);
 
 		strftime(when, sizeof(when), "%H:%M:%S", localtime(&v->stale_since));
-		snprintf(buf, sizeof(buf), "stale since %s: %s", when, v->read_error);
+		snprintf(buf, sizeof(buf), "stale since %s: %s", when, re);
+		free(re);
 		attrset(pair(u, PAIR_ERR, A_BOLD));
 		put_cells(u, 3, 1, buf, cols - 1, 0);
 		attrset(A_NORMAL);
@@ -527,7 +548,10 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	mvhline(4, 0, ' ', COLS);
 	sb_init(&sb);
 	for (k = 0; k < t->nkeys; k++)
-		sb_printf(&sb, "%s%s", k ? ", " : "", t->key_names[k]);
+		/* a sort on one key part marks that part, as a value sort its column */
+		sb_printf(&sb, "%s%s%s", k ? ", " : "",
+			  t->nkeys > 1 && t->sort_by == TB_BY_KEY && k == t->sort_key ? arrow : "",
+			  t->key_names[k]);
 	if (!t->nkeys)
 		sb_puts(&sb, "KEY");
 	x = 1;
@@ -633,13 +657,15 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 			if (!strchr(p, '\n'))
 				continue;
 			while (*p && y + lines < LINES - 1) {
-				char *frame;
+				char *frame, *esc;
 
 				nl = strchr(p, '\n');
 				frame = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
 				move(y + lines, 0);
 				clrtoeol();
-				put_cells(u, y + lines, 4, frame, COLS - 4, u->hscroll);
+				esc = str_escape(frame, !u->utf8);
+				put_cells(u, y + lines, 4, esc, COLS - 4, u->hscroll);
+				free(esc);
 				free(frame);
 				lines++;
 				p = nl ? nl + 1 : p + strlen(p);
@@ -797,7 +823,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	for (i = u->top; i < u->nshown && u->nkeys < (size_t)rows_avail; i++) {
 		int c;
 
-		u->keys[u->nkeys] = out_key_text(t, t->rows[u->shown[i]]);
+		u->keys[u->nkeys] = out_key_text(t, t->rows[u->shown[i]], !u->utf8);
 		c = str_cells(u, u->keys[u->nkeys++]);
 		if (c > keyneed)
 			keyneed = c;

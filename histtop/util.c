@@ -176,3 +176,92 @@ void arena_free(struct arena *a)
 		free(b);
 	}
 }
+
+size_t utf8_seq(const char *s, size_t n, unsigned int *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned int c, min;
+	size_t len, i;
+
+	if (!n)
+		return 0;
+	c = u[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+bool utf8_unsafe(unsigned int cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+	       (cp >= 0x200e && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void sb_add_escaped(struct strbuf *sb, const char *s, size_t n, bool ascii)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *end = s + n, *run = s;
+	unsigned int cp;
+	size_t len, i;
+
+	while (s < end) {
+		len = utf8_seq(s, end - s, &cp);
+		if (len && !utf8_unsafe(cp) && cp != '\\' && (!ascii || cp < 0x80)) {
+			s += len;
+			continue;
+		}
+		sb_add(sb, run, s - run);
+		if (len == 1 && cp == '\\') {
+			sb_add(sb, "\\\\", 2);
+		} else {
+			if (!len)
+				len = 1;	/* an invalid byte: one at a time */
+			for (i = 0; i < len; i++) {
+				char esc[4] = { '\\', 'x', hex[(unsigned char)s[i] >> 4],
+						hex[(unsigned char)s[i] & 15] };
+
+				sb_add(sb, esc, 4);
+			}
+		}
+		s += len;
+		run = s;
+	}
+	sb_add(sb, run, s - run);
+}
+
+char *str_escape(const char *s, bool ascii)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_add_escaped(&sb, s, strlen(s), ascii);
+	return sb_detach(&sb);
+}

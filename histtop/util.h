@@ -3,6 +3,7 @@
 #define HISTTOP_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Allocation that aborts on out-of-memory: the only error that aborts. */
@@ -39,5 +40,24 @@ void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give the buffer away (caller frees); sb is reset. */
 char *sb_detach(struct strbuf *sb);
+
+/*
+ * Untrusted text (process names, string keys, file contents) for people.
+ * utf8_seq: the length of the valid UTF-8 sequence at s (1 to 4 bytes, no
+ * overlong forms or surrogates) and its code point, or 0 for an invalid
+ * byte.  utf8_unsafe: a code point a terminal would act on rather than
+ * show: C0, DEL, C1, line and paragraph separators, bidi controls.
+ */
+size_t utf8_seq(const char *s, size_t n, unsigned int *cp);
+bool utf8_unsafe(unsigned int cp);
+/*
+ * Add s with every byte that is not safe to print as "\xHH" (a byte of an
+ * invalid or unsafe sequence, and with ascii every non-ASCII byte) and a
+ * backslash as "\\": the result holds printable text only, and tells the
+ * original bytes apart.
+ */
+void sb_add_escaped(struct strbuf *sb, const char *s, size_t n, bool ascii);
+/* The same into a new string. */
+char *str_escape(const char *s, bool ascii);
 
 #endif

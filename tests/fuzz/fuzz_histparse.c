@@ -2,13 +2,60 @@
 /* libFuzzer target: the parser, the trigger model and the table must take any bytes. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "histparse.h"
+#include "out.h"
 #include "table.h"
 #include "trigger.h"
+#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* When set (standalone -j FILE), each input's NDJSON frame is written here. */
+FILE *fuzz_json_out;
+
+/*
+ * Output is printable whatever the input: newlines, and otherwise no C0,
+ * DEL or C1 control, no byte that is not valid UTF-8.
+ */
+static void check_printable(const char *what, const char *s, size_t n)
+{
+	unsigned int cp;
+	size_t i, len;
+
+	for (i = 0; i < n; i += len) {
+		len = utf8_seq(s + i, n - i, &cp);
+		if (!len || (cp != '\n' && utf8_unsafe(cp))) {
+			fprintf(stderr, "%s output has a raw byte 0x%02x at %zu\n", what,
+				(unsigned char)s[i], i);
+			abort();
+		}
+	}
+}
+
+static void check_outputs(const struct table *t)
+{
+	int (*const fns[])(FILE *, struct out_ctx *, const struct table *) = {
+		out_text, out_json, out_csv };
+	static const char *const names[] = { "text", "json", "csv" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct out_ctx c = { .event = "fuzz:fuzz" };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		fns[i](f, &c, t);
+		fclose(f);
+		check_printable(names[i], buf, len);
+		if (i == 1 && fuzz_json_out)
+			fwrite(buf, 1, len, fuzz_json_out);
+		free(buf);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			trig_same(s->hists[0].trigger, s->hists[i].trigger);
 		}
+		if (s->nhists)
+			check_outputs(t);
 		/*
 		 * The memo on the same text (every line known), then on the text
 		 * with every digit 1-8 moved on (known keys with new values, new

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main() for the fuzz target without libFuzzer: runs every file named on the
- * command line, then N mutations of each (-m N, a fixed seed: repeatable).
+ * command line, then N mutations of each (-m N, a fixed seed: repeatable);
+ * -j FILE writes each input's NDJSON frame to FILE.
  * tests/fuzz/fuzz.sh runs it on the fixtures in `make check`.
  */
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+extern FILE *fuzz_json_out;
 
 static uint32_t rnd_state = 2463534242u;
 
@@ -24,7 +26,9 @@ static uint32_t rnd(void)	/* xorshift32 */
 static void mutate(uint8_t *buf, size_t *len, size_t cap)
 {
 	static const char *const tokens[] = { "{ ", " }", "} hitcount:", "\n", "Totals:\n",
-		"# event histogram\n", ": ", "[paused]", "\t", ", ", "~ 2^", "(%)", "#" };
+		"# event histogram\n", ": ", "[paused]", "\t", ", ", "~ 2^", "(%)", "#",
+		/* hostile key text: ESC sequences, CR, DEL, C1, invalid UTF-8 */
+		"\033[31m", "\033]2;t\007", "\r", "\177", "\302\233", "\377", "\303", "\\" };
 	size_t pos = *len ? rnd() % *len : 0, n;
 
 	switch (rnd() % 5) {
@@ -69,9 +73,20 @@ int main(int argc, char **argv)
 	long rounds = 0;
 	int i, first = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "-m")) {
-		rounds = strtol(argv[2], NULL, 10);
-		first = 3;
+	for (;;) {
+		if (argc > first + 1 && !strcmp(argv[first], "-m")) {
+			rounds = strtol(argv[first + 1], NULL, 10);
+			first += 2;
+		} else if (argc > first + 1 && !strcmp(argv[first], "-j")) {
+			fuzz_json_out = fopen(argv[first + 1], "w");
+			if (!fuzz_json_out) {
+				perror(argv[first + 1]);
+				return 1;
+			}
+			first += 2;
+		} else {
+			break;
+		}
 	}
 	for (i = first; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
@@ -106,6 +121,10 @@ int main(int argc, char **argv)
 		}
 		free(orig);
 		free(buf);
+	}
+	if (fuzz_json_out && fclose(fuzz_json_out)) {
+		perror("-j");
+		return 1;
 	}
 	printf("ran %d inputs x %ld mutations\n", argc - first, rounds);
 	return 0;

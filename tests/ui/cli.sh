@@ -42,33 +42,83 @@ like "$out" '"state":"paused"' "the kernel's state is in each frame"
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" --csv -n 2 -d 0.05)
 is "$(printf '%s\n' "$out" | grep -c '^frame,')" 1 "--csv: header once"
 is "$(printf '%s\n' "$out" | grep -c '^[12],')" 6 "--csv: three rows a frame"
+like "$out" '^frame,time,common_pid.execname,common_pid,hitcount,' "--csv: an .execname key is two columns, comm and pid"
+like "$out" '^1,[0-9.]+,fx_b,650,2,' "--csv: comm and pid without the kernel's padding"
+
+# .percent and .graph: the kernel's 3.35 and its bar, not 335 and zeros
+fakefs "$tmp/fpg" kmem kmalloc kmalloc-percent-graph.hist
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fpg" -n 1 -s bytes_req.percent.descending -T 2)
+like "$out" 'proc_pid_readlink .* 2 +0 +42.90 +- +#{20} +-' "-s on a .percent sorts on it; text shows 42.90 and the bar"
+out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fpg" -n 1 --json)
+like "$out" '"bytes_req \(%\)":3.35,"bytes_alloc":"#"' ".percent in NDJSON is 3.35, .graph its bar"
+
+# hostile key text (ESC, CR, tab, DEL, C1, invalid UTF-8) never leaves raw
+mkdir -p "$tmp/rph"
+cp "$FIXTURES/hostile-keys.hist" "$tmp/rph/001.hist"
+cp "$FIXTURES/hostile-keys.hist" "$tmp/rph/002.hist"
+raw() {	# FILE: lines holding a control byte other than newline, a C1 or an invalid byte
+	LC_ALL=C grep -c -P '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 || echo invalid-utf8
+}
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 -b >"$tmp/h.txt"
+is "$(raw "$tmp/h.txt")" 0 "hostile keys: -b text holds no raw control byte"
+like "$(cat "$tmp/h.txt")" '^ok\\x1b\[31mred, e\\x1b\[2Jx \[101\] ' "ESC in a key shows as \\x1b"
+like "$(cat "$tmp/h.txt")" '^AAAA\\x0dBB, cr\\x0dXY \[102\] ' "CR in a key shows as \\x0d"
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 --json >"$tmp/h.json"
+is "$(raw "$tmp/h.json")" 0 "hostile keys: NDJSON holds no raw control byte and is UTF-8"
+if command -v jq >/dev/null; then
+	n=$(jq -c '.rows | length' "$tmp/h.json" 2>&1 | tr '\n' ' ')
+	is "$n" "9 9 " "hostile keys: every NDJSON line is valid JSON (jq)"
+	is "$(jq -r '.rows[] | select(.keys.child_comm | startswith("bad")) | .keys.child_comm' "$tmp/h.json" | head -n 1)" \
+		"bad$(printf '\357\277\275\357\277\275')(" "an invalid byte is U+FFFD in JSON"
+fi
+"$HISTTOP" --replay "$tmp/rph" -d 0.01 --csv >"$tmp/h.csv"
+is "$(raw "$tmp/h.csv")" 0 "hostile keys: CSV holds no raw control byte"
+is "$(grep -c '' "$tmp/h.csv")" 19 "hostile keys: CSV is a header and one line a row"
+
+# -s on a key sorts on the key, numerically, and says so
+fakefs "$tmp/lg" syscalls sys_enter_read read-log2.hist
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -n 1 -s count)
+like "$out" 'sort: key count, ascending' "-s on a key: the header says the rows follow the key"
+is "$(printf '%s\n' "$out" | grep -o '~ 2^[0-9]*' | tr '\n' ' ')" "~ 2^3 ~ 2^10 " \
+	"-s count on a .log2 key: 2^3 before 2^10"
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 -s common_pid.execname.descending --json)
+like "$out" '"sort":"key common_pid, descending","rows":\[\{"key":"common_pid: fx c,d \[651\]"' \
+	"-s on an .execname key, descending: by pid, the largest first"
 
 # -s picks the display sort: count descending puts fx_b first
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
 like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"
 like "$out" '\(2 more rows\)' "-T says how many rows it left out"
 
+# wait until FILE has a line (histtop wrote its first frame), up to 10 s
+first_frame() {
+	i=0
+	while [ "$(grep -c '' "$1" 2>/dev/null)" = 0 ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # attach picks up a rewritten file, and deltas follow the kernel's numbers
+# (the file changes once the first frame is out, whatever the machine's load)
 fakefs "$tmp/fs2" sched sched_process_fork fork-paused.hist
-# (replaced once the second frame is out, so that the third one reads it)
 : >"$tmp/o2"
-( i=0; while [ "$(wc -l <"$tmp/o2")" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-  sed 's/hitcount:          4/hitcount:          9/; s/Hits: 4/Hits: 9/' \
+( first_frame "$tmp/o2"; sed 's/hitcount:          4/hitcount:          9/; s/Hits: 5/Hits: 10/' \
 	"$FIXTURES/fork-paused.hist" >"$tmp/fs2/events/sched/sched_process_fork/hist.new" &&
 	mv "$tmp/fs2/events/sched/sched_process_fork/hist.new" \
 		"$tmp/fs2/events/sched/sched_process_fork/hist" ) &
-"$HISTTOP" -e sched:sched_process_fork --attach --tracefs "$tmp/fs2" --json -n 3 -d 0.5 >"$tmp/o2"
+"$HISTTOP" -e sched:sched_process_fork --attach --tracefs "$tmp/fs2" --json -n 3 -d 0.3 >"$tmp/o2"
 wait
-out=$(cat "$tmp/o2")
-like "$(printf '%s\n' "$out" | tail -n 1)" '"key":"child_comm: fx_fork","keys":\{[^}]*\},"total":\{"hitcount":9\},"delta":\{"hitcount":5\}' \
-	"a replaced hist file is picked up: total 9, delta 5"
+like "$(tail -n 1 "$tmp/o2")" '"key":"child_comm: fx_fork","keys":\{[^}]*\},"total":\{"hitcount":9\}' \
+	"a replaced hist file is picked up: total 9"
+like "$(cat "$tmp/o2")" '"total":\{"hitcount":9\},"delta":\{"hitcount":5\}' \
+	"the frame that first reads it has delta 5"
 
 # a garbled frame keeps the last good one and says why
 fakefs "$tmp/fs3" syscalls sys_enter_read read-execname.hist
-# (garbled once the first frame is out: a first read that fails ends histtop)
 : >"$tmp/o3"
-( i=0; while [ ! -s "$tmp/o3" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-  head -c 200 "$FIXTURES/read-execname.hist" >"$tmp/fs3/events/syscalls/sys_enter_read/hist" ) &
+( first_frame "$tmp/o3"; head -c 200 "$FIXTURES/read-execname.hist" >"$tmp/fs3/events/syscalls/sys_enter_read/hist" ) &
 err=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs3" --json -n 3 -d 0.3 2>&1 >"$tmp/o3")
 wait
 is "$(wc -l <"$tmp/o3")" 1 "a truncated frame is not output"
@@ -90,6 +140,26 @@ cp "$FIXTURES/fork-paused.hist" "$tmp/rp/002.hist"
 out=$("$HISTTOP" --replay "$tmp/rp" --csv -d 0.01)
 is "$(printf '%s\n' "$out" | grep -c 'fx_fork')" 2 "replay: every frame, then exit"
 like "$(printf '%s\n' "$out" | grep fx_fork | tail -n 1)" '^2,[0-9.]+,fx_fork,4,3,' "replay: delta 3 between the frames"
+
+# a clear followed by a burst: more hits after it than before, still a clear
+mkdir -p "$tmp/rpc"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=child_comm:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ child_comm: fx_a } hitcount:         10' '{ child_comm: fx_b } hitcount:          5' '' \
+	'Totals:' '    Hits: 15' '    Entries: 2' '    Dropped: 0' >"$tmp/rpc/001.hist"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=child_comm:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ child_comm: fx_a } hitcount:         30' '' \
+	'Totals:' '    Hits: 30' '    Entries: 1' '    Dropped: 0' >"$tmp/rpc/002.hist"
+out=$("$HISTTOP" --replay "$tmp/rpc" --csv -d 0.01)
+like "$(printf '%s\n' "$out" | head -n 1)" ',gone$' "CSV has a gone column"
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+,0$' \
+	"clear + burst: fx_a's delta is all 30 hits since the clear, not 20"
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1$' \
+	"a row that left the kernel's table is marked gone in CSV"
+out=$("$HISTTOP" --replay "$tmp/rpc" --json -d 0.01 | tail -n 1)
+like "$out" '"key":"child_comm: fx_a",[^}]*\},"total":\{"hitcount":30\},"delta":\{"hitcount":30\}' \
+	"clear + burst in NDJSON: delta 30"
 
 # --export at exit: hist text and table
 "$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 --export "$tmp/snap" >/dev/null

@@ -21,10 +21,10 @@ wait_for() {
 	done
 	return 1
 }
-start() {	# ARGS...: histtop in a fresh 120x30 pane
+start() {	# ARGS...: histtop in a fresh 120x30 pane (LANG from $lang, C.UTF-8)
 	$T kill-session -t t 2>/dev/null
 	$T new-session -d -s t -x 120 -y 30 \
-		"TERM=screen LANG=C.UTF-8 $HISTTOP $*; echo EXITED \$?; sleep 30"
+		"TERM=screen LANG=${lang:-C.UTF-8} $HISTTOP $*; echo EXITED \$?; sleep 30"
 }
 
 fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
@@ -234,6 +234,53 @@ ok $? "the symlink's target is not written; NAME-1.hist holds the frame"
 $T send-keys -t t e
 wait_for 'wrote .*snap-2\.hist'
 ok $? "e again: the next free name"
+# .percent and .graph columns: the kernel's 42.90 and a bar, not 4290 and zeros
+fakefs "$tmp/pg" kmem kmalloc kmalloc-percent-graph.hist
+start -e kmem:kmalloc --attach --tracefs "$tmp/pg" -d 0.2 -s bytes_req.percent.descending
+wait_for 'proc_pid_readlink'
+first=$(screen | grep -E '^ +[a-z_]+ \[ffff' | head -n 1)
+like "$first" 'proc_pid_readlink .* 2 +0 +42\.90 +#########' \
+	"the screen shows .percent as 42.90 and .graph as a bar"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
+# k sorts by key, numerically, and the key column says so
+fakefs "$tmp/lg" syscalls sys_enter_read read-log2.hist
+start -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -d 0.2
+wait_for '2\^10'
+first=$(screen | grep -E '^ +~ 2' | head -n 1)
+like "$first" '2\^10' "default sort: the most hits (2^10) first"
+$T send-keys -t t k
+wait_for '\^count'
+ok $? "'k' marks the key column as the sort (^count)"
+first=$(screen | grep -E '^ +~ 2' | head -n 1)
+like "$first" '~ 2\^3 ' "'k' sorts .log2 buckets numerically: 2^3 before 2^10"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+
+# hostile key text: escaped on the screen, no ESC sequence reaches the pane
+fakefs "$tmp/ho" sched sched_process_fork hostile-keys.hist
+start -e sched:sched_process_fork --attach --tracefs "$tmp/ho" -d 0.5
+wait_for 'naïve'
+s=$(screen)
+like "$s" '^ ok\\x1b\[31mred, e\\x1b\[2Jx \[101\] ' "an ESC in a key shows as \\x1b, the row is whole"
+like "$s" '^ AAAA\\x0dBB, cr\\x0dXY \[102\] ' "a CR in a key shows as \\x0d: nothing overwritten"
+like "$s" '^ \\x1b\]2;pwned\\x07, ' "an OSC title sequence shows as text"
+like "$s" '^ histtop  sched:sched_process_fork' "the header survived the keys' ESC [2J"
+title=$($T display-message -p -t t '#{pane_title}')
+case $title in *pwned*|*t) ok 1 "the keys did not set the pane title ($title)" ;;
+*) ok 0 "the keys did not set the pane title" ;; esac
+# the only red histtop draws is a background: a raw ESC [31m would turn text red
+if $T capture-pane -p -e -t t | grep -qE "$(printf '\033')\[([0-9;]*;)?31(;[0-9;]*)?m"; then
+	ok 1 "no key text recoloured the pane"
+else
+	ok 0 "no key text recoloured the pane"
+fi
+$T send-keys -t t q
+wait_for 'EXITED 0'
+lang=C start -e sched:sched_process_fork --attach --tracefs "$tmp/ho"
+wait_for 'caf'
+like "$(screen)" '^ caf\\xc3\\xa9, na\\xc3\\xafve \[108\] ' "an ASCII locale escapes non-ASCII key bytes"
 $T send-keys -t t q
 wait_for 'EXITED 0'
 

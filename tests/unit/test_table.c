@@ -117,6 +117,59 @@ static void test_clear(void)
 	table_free(t);
 }
 
+/* A new table after two frames, at 1 s and 2 s. */
+static struct table *two_frames(struct hp_snapshot *a, struct hp_snapshot *b)
+{
+	struct table *t = table_new();
+
+	update(t, a, 1.0);
+	update(t, b, 2.0);
+	return t;
+}
+
+/* A clear followed by a burst: more hits after the clear than before it. */
+static void test_clear_burst(void)
+{
+	struct table *t;
+	char *err = NULL;
+	const char *resized =
+		"# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,bytes:"
+		"sort=hitcount:size=4096 [active]\n#\n\n"
+		"{ comm: a } hitcount: 90  bytes: 900\n{ comm: b } hitcount: 40  bytes: 400\n"
+		"\nTotals:\n    Hits: 130\n    Entries: 2\n    Dropped: 0\n";
+
+	/* Entries go down: b is gone, a counted 30 since the clear (Hits 15 -> 30) */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL), frame(0, 1, "a", 30UL, 300UL));
+	ok(t->cleared, "clear + burst: fewer entries is a clear, though Hits went up");
+	is_u64(row(t, "comm: a")->delta[0], 30, "clear + burst: a's delta is all 30 hits");
+	is_u64(row(t, "comm: a")->delta[1], 300, "clear + burst: and all its bytes");
+	is_u64(t->hits_delta, 30, "clear + burst: Hits delta is the new Hits");
+	table_free(t);
+
+	/* same entries, more hits, but one row went down: a clear */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       frame(0, 2, "a", 2UL, 20UL, "b", 20UL, 200UL));
+	ok(t->cleared, "a row's hitcount going down is a clear");
+	is_u64(row(t, "comm: b")->delta[0], 20, "b's delta is all of its 20, not 15");
+	is_u64(row(t, "comm: a")->delta[0], 2, "a's delta is its 2");
+	is_u64(t->hits_delta, 22, "Hits delta 22, not 7");
+	table_free(t);
+
+	/* the trigger info changed (another size): another table */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       hp_parse(resized, strlen(resized), &err));
+	ok(t->cleared, "a new trigger info is a new table");
+	is_u64(row(t, "comm: b")->delta[0], 40, "its rows count from zero");
+	table_free(t);
+
+	/* no signal: every row grew, so no clear is assumed */
+	t = two_frames(frame(0, 2, "a", 10UL, 100UL, "b", 5UL, 50UL),
+		       frame(0, 2, "a", 12UL, 120UL, "b", 6UL, 60UL));
+	ok(!t->cleared, "rows that only grow are no clear");
+	is_u64(row(t, "comm: a")->delta[0], 2, "and deltas are the differences");
+	table_free(t);
+}
+
 static void test_sort(void)
 {
 	struct table *t = table_new();
@@ -460,11 +513,115 @@ static void test_memo_shape_change(void)
 	table_free(t);
 }
 
+/* A table of the given entries ("{ KEY }" inner text), one hit each. */
+static struct table *keyed(const char *keys, const char *const *entries, size_t n)
+{
+	struct table *t = table_new();
+	struct strbuf sb;
+	char *err = NULL;
+	size_t i;
+
+	sb_init(&sb);
+	sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=%s:vals=hitcount:"
+		  "sort=hitcount:size=2048 [active]\n#\n\n", keys);
+	for (i = 0; i < n; i++)
+		sb_printf(&sb, "{ %s } hitcount: %10zu\n", entries[i], i + 1);
+	sb_printf(&sb, "\nTotals:\n    Hits: %zu\n    Entries: %zu\n    Dropped: 0\n",
+		  n * (n + 1) / 2, n);
+	update(t, hp_parse(sb.buf, sb.len, &err), 1.0);
+	if (err)
+		printf("# %s\n", err);
+	free(err);
+	sb_free(&sb);
+	t->sort_by = TB_BY_KEY;
+	t->ascending = true;
+	table_sort(t);
+	return t;
+}
+
+/* The rows' first key parts in table order, joined by '|'. */
+static char *order(const struct table *t, size_t part)
+{
+	struct strbuf sb;
+	size_t i;
+
+	sb_init(&sb);
+	for (i = 0; i < t->nrows; i++) {
+		const char *p = t->rows[i]->parts[part];
+
+		if (i)
+			sb_puts(&sb, "|");
+		sb_puts(&sb, p);
+	}
+	return sb_detach(&sb);
+}
+
+static void check_order(const char *keys, const char *const *entries, size_t n,
+			const char *want, const char *what)
+{
+	struct table *t = keyed(keys, entries, n);
+	char *got = order(t, 0);
+
+	is_str(got, want, "key sort: %s", what);
+	free(got);
+	table_free(t);
+}
+
+static void test_key_sort(void)
+{
+	static const char *const plain[] = { "pid: 100", "pid: 9", "pid: 10", "pid: 1", "pid: 99" };
+	static const char *const hex[] = { "a: ff", "a: 1a", "a: 100", "a: 2" };
+	static const char *const log2[] = { "count: ~ 2^10", "count: ~ 2^3 ", "count: ~ 2^1 " };
+	static const char *const buckets[] = { "count: ~ 1000-1099", "count: ~ 200-299",
+		"count: ~ 0-99" };
+	static const char *const sysc[] = { "id: sys_write                     [  1]",
+		"id: sys_read                      [  0]", "id: sys_mmap                      [  9]",
+		"id: sys_brk                       [ 12]" };
+	static const char *const exec[] = { "common_pid: zz              [        10]",
+		"common_pid: aa              [       100]", "common_pid: mm              [         9]" };
+	static const char *const comp[] = { "a: 10, b: 2", "a: 9, b: 30", "a: 10, b: 1",
+		"a: 9, b: 4" };
+	struct table *t;
+	char *got;
+
+	check_order("pid", plain, 5, "1|9|10|99|100", "plain numbers numerically");
+	check_order("a.hex", hex, 4, "2|1a|ff|100", ".hex by value");
+	check_order("count.log2", log2, 3, "~ 2^1|~ 2^3|~ 2^10", ".log2 buckets: 2^3 before 2^10");
+	check_order("count.buckets=100", buckets, 3, "~ 0-99|~ 200-299|~ 1000-1099", ".buckets by bound");
+	t = keyed("id.syscall", sysc, 4);
+	got = order(t, 0);
+	ok(!strncmp(got, "sys_read", 8) && strstr(got, "|sys_write") < strstr(got, "|sys_mmap") &&
+	   strstr(got, "|sys_mmap") < strstr(got, "|sys_brk"), "key sort: .syscall by number (%s)", got);
+	free(got);
+	table_free(t);
+	t = keyed("common_pid.execname", exec, 3);
+	got = order(t, 0);
+	ok(!strncmp(got, "mm", 2) && strstr(got, "|zz") < strstr(got, "|aa"),
+	   "key sort: .execname by pid (%s)", got);
+	free(got);
+	table_free(t);
+	t = keyed("a,b", comp, 4);
+	got = order(t, 1);
+	is_str(got, "4|30|1|2", "key sort: compound keys part by part (9,4 9,30 10,1 10,2)");
+	free(got);
+	ok(table_set_sort(t, "b.descending") == 0 && t->sort_by == TB_BY_KEY && !t->ascending,
+	   "-s on a key sorts on the key");
+	got = order(t, 1);
+	is_str(got, "30|4|2|1", "-s b.descending: on b first, descending");
+	free(got);
+	ok(table_set_sort(t, "hitcount") == 0 && t->sort_by == TB_BY_TOTAL && t->ascending,
+	   "-s on a value sorts on its totals");
+	ok(table_set_sort(t, "nope") == -1, "-s on neither: -1");
+	table_free(t);
+}
+
 int main(void)
 {
 	test_deltas();
 	test_clear();
+	test_clear_burst();
 	test_sort();
+	test_key_sort();
 	test_gauge();
 	test_signed_gauge();
 	test_sort_top();

@@ -49,9 +49,9 @@ wait $hpid
 is "$?" 0 "histtop -n 8 exits 0"
 is "$(wc -l <$tmp/live.json)" 8 "eight frames"
 last=$(tail -n 1 $tmp/live.json)
-is "$(echo "$last" | jq -c '[.rows[] | select(.keys.common_pid | startswith("ht_a")) | .total.count] | add')" 1500 \
+is "$(echo "$last" | jq -c '[.rows[] | select(.keys."common_pid.execname" | startswith("ht_a")) | .total.count] | add')" 1500 \
 	"ht_a's runs read 1500 bytes (10x100 + 5x100), as the kernel counted"
-is "$(echo "$last" | jq -c '[.rows[] | select(.keys.common_pid | startswith("ht_b")) | .total] | .[0]')" \
+is "$(echo "$last" | jq -c '[.rows[] | select(.keys."common_pid.execname" | startswith("ht_b")) | .total] | .[0]')" \
 	'{"hitcount":4,"count":4000}' "ht_b: 4 reads, 4000 bytes"
 is "$(jq -s '[.[].rows[].delta.count] | add' $tmp/live.json)" \
 	"$(echo "$last" | jq '[.rows[].total.count] | add')" "per-interval deltas sum to the totals"

@@ -68,11 +68,11 @@ workload -c mm_h2 sizes 7
 wait $hpid
 is "$?" 0 "histtop -v ret,ret.max,ret.min exits 0"
 last=$(tail -n 1 $tmp/live.json)
-is "$(echo "$last" | jq -c '[.rows[] | select(.keys.common_pid | startswith("mm_h1")) | .total] | .[0]')" \
+is "$(echo "$last" | jq -c '[.rows[] | select(.keys."common_pid.execname" | startswith("mm_h1")) | .total] | .[0]')" \
 	'{"hitcount":32,"ret":435,"ret.max":30,"ret.min":-21}' "histtop: mm_h1's sum, max 30 and min -21 (sum 435, negative min in JSON)"
 is "$(echo "$last" | jq -c '[.rows[] | .delta | keys] | .[0]')" '["hitcount","ret"]' \
 	"histtop: max and min have no delta"
-is "$(echo "$last" | jq -r '.rows[0].keys.common_pid' | cut -c1-5)" mm_h1 \
+is "$(echo "$last" | jq -r '.rows[0].keys."common_pid.execname"')" mm_h1 \
 	"histtop -s ret.min: the row with -21 first"
 is "$(cat $tmp/live.err)" "" "nothing on stderr"
 histtop -e syscalls:sys_exit_read -k common_pid.execname -v ret.max --filter 'comm == "mm_t"' -b -n 3 -d 1 >$tmp/b.txt &
