@@ -160,25 +160,39 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 	return NULL;
 }
 
-static void apply_display_sort(struct run *r)
+/*
+ * The display sort from -s, once the first frame gave the columns.  The
+ * kernel judged -s when histtop installed the trigger; with --attach or
+ * --replay nothing did, so a name the histogram lacks is an error.
+ */
+static int apply_display_sort(struct run *r, char **err)
 {
 	struct table *t = r->t;
-	char *first;
+	char *first, *esc;
+	int ret = 0;
 
 	if (r->sorted || !t->ncols)
-		return;
+		return 0;
 	r->sorted = true;
 	if (!r->o->sort)
-		return;
+		return 0;
 	first = xstrndup(r->o->sort, strcspn(r->o->sort, ","));
-	table_set_sort(t, first);	/* a value or a key; the kernel judged the rest */
+	if (table_set_sort(t, first) && (r->o->attach || r->o->replay)) {
+		esc = str_escape(first, false);
+		*err = xasprintf("-s %s: the histogram has no value or key '%.*s'", esc,
+				 (int)strcspn(esc, "."), esc);
+		free(esc);
+		ret = -1;
+	}
 	free(first);
+	return ret;
 }
 
 /*
  * Read and fold in one frame.  Returns 0 (a frame), 1 (no more frames), -1
  * with *err: the table keeps the last good frame (all-or-nothing), or -2
- * with *err: histtop's own trigger is gone, there is nothing more to read.
+ * with *err: histtop's own trigger is gone, or -s names nothing in it; there
+ * is nothing more to read.
  */
 static int take_frame(struct run *r, char **err)
 {
@@ -230,7 +244,8 @@ static int take_frame(struct run *r, char **err)
 		r->good = r->raw;
 		r->raw = tmp;
 	}
-	apply_display_sort(r);
+	if (apply_display_sort(r, err))
+		return -2;	/* a usage error: no frame will fix it */
 	t2 = now_cpu();
 	r->prof_n++;
 	if (r->prof_n == 1)

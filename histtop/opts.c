@@ -239,11 +239,13 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 			o->batch = true;
 			break;
 		case OPT_JSON:
-			o->format = OUT_JSON;
-			o->batch = true;
-			break;
 		case OPT_CSV:
-			o->format = OUT_CSV;
+			if (o->format != OUT_TEXT &&
+			    o->format != (c == OPT_JSON ? OUT_JSON : OUT_CSV)) {
+				*err = xstrdup("--json and --csv do not go together: choose one");
+				goto fail;
+			}
+			o->format = c == OPT_JSON ? OUT_JSON : OUT_CSV;
 			o->batch = true;
 			break;
 		case OPT_ATTACH:

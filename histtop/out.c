@@ -115,8 +115,8 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 
 	for (i = 0; i < (size_t)n; i++) {
 		keys[i] = out_key_text(t, t->rows[i], false);
-		if (strlen(keys[i]) > w)
-			w = strlen(keys[i]);
+		if (utf8_chars(keys[i]) > w)
+			w = utf8_chars(keys[i]);
 	}
 	fprintf(f, "histtop: %s  %s [%s]\n", c->event, trigger, t->paused ? "paused" : "active");
 	free(trigger);
@@ -133,7 +133,7 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	for (i = 0; i < (size_t)n; i++) {
 		const struct tb_row *r = t->rows[i];
 
-		fprintf(f, "%-*s", (int)w, keys[i]);
+		fprintf(f, "%s%*s", keys[i], (int)(w - utf8_chars(keys[i])), "");
 		for (j = 0; j < t->ncols; j++) {
 			if (t->cols[j].gauge)
 				fprintf(f, "  %14s  %12s", table_total_str(t, r, j, num), "-");

@@ -679,7 +679,7 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 static const char *const help_keys[] = {
 	"p      pause the kernel's aggregation",
 	"c      continue it",
-	"z      clear the kernel's table (asks y/N)",
+	"z      clear the kernel's table (y/N)",
 	"f      freeze the display",
 	"< >    previous/next sort column",
 	"r      reverse the order",

@@ -225,6 +225,15 @@ bool utf8_unsafe(unsigned int cp)
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
+size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 void sb_add_escaped(struct strbuf *sb, const char *s, size_t n, bool ascii)
 {
 	static const char hex[] = "0123456789abcdef";

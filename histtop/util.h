@@ -50,6 +50,8 @@ char *sb_detach(struct strbuf *sb);
  */
 size_t utf8_seq(const char *s, size_t n, unsigned int *cp);
 bool utf8_unsafe(unsigned int cp);
+/* The characters in s, taken as UTF-8 (what a column of text pads by). */
+size_t utf8_chars(const char *s);
 /*
  * Add s with every byte that is not safe to print as "\xHH" (a byte of an
  * invalid or unsafe sequence, and with ascii every non-ASCII byte) and a

@@ -86,6 +86,12 @@ out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 -s
 like "$out" '"sort":"key common_pid, descending","rows":\[\{"key":"common_pid: fx c,d \[651\]"' \
 	"-s on an .execname key, descending: by pid, the largest first"
 
+# with --attach (and --replay) no kernel judges -s: one that names no value
+# or key of the histogram is an error, not silently the default sort
+out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/lg" -n 1 -s bytes 2>&1)
+is "$?" 1 "--attach -s NAME that the histogram lacks: exit 1"
+like "$out" "^histtop: -s bytes: the histogram has no value or key 'bytes'" "and says so"
+
 # -s picks the display sort: count descending puts fx_b first
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -s count.descending -n 1 -T 1)
 like "$out" 'fx_b' "-s count.descending -T 1: the biggest reader"

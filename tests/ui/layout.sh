@@ -68,6 +68,19 @@ help_check() {
 	$T send-keys -t t '?'
 	wait_for 'histtop keys'
 	like "$(screen)" "p +pause the kernel's aggregation( |$)" "$id: the help's first line is whole"
+	# from 80 columns every entry shows whole, each followed by a blank or
+	# the line's end (the entries are the help_keys strings of ui.c)
+	if [ "$w" -ge 80 ]; then
+		scr=$(screen)
+		bad=$(sed -n '/help_keys\[\] = {/,/^};/s/^\t"\(.*\)",$/\1/p' \
+			"${top_srcdir:-.}/histtop/ui.c" | while IFS= read -r e; do
+			printf '%s\n' "$scr" | grep -qF -- "$e" || { echo "missing: $e"; continue; }
+			printf '%s\n' "$scr" | awk -v e="$e" '
+				(i = index($0, e)) && substr($0, i + length(e), 1) ~ /^ ?$/ { f = 1 }
+				END { exit !f }' || echo "run into: $e"
+		done)
+		is "$bad" "" "$id: every help entry shows whole, none runs into the next"
+	fi
 	i=0
 	while [ $i -lt 30 ] && ! screen | grep -qE '  q +quit( |$)'; do
 		prev=$(screen)

@@ -97,6 +97,8 @@ int main(void)
 	expect_error("a bad delay", "-d", "-e", "a:b", "-k", "x", "-d", "0", NULL);
 	expect_error("a word for a number", "-n", "-e", "a:b", "-k", "x", "-n", "many", NULL);
 	expect_error("an unknown option", "unknown option", "-e", "a:b", "-k", "x", "--frobnicate", NULL);
+	expect_error("--json with --csv", "--json and --csv do not go together",
+		     "-e", "a:b", "-k", "x", "--json", "--csv", NULL);
 	expect_error("a missing argument", "needs an argument", "-e", NULL);
 	expect_error("a stray argument", "unexpected argument", "-e", "a:b", "-k", "x", "extra", NULL);
 	expect_error("--attach with -v", "--attach views", "-e", "a:b", "--attach", "-v", "x", NULL);

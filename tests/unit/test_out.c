@@ -189,6 +189,24 @@ int main(void)
 					(unsigned char)s[i + 1] <= 0x9f) || ch == 0xff || ch == 0xfe;
 			}
 			is_u64(bad, 0, "%s: no raw control byte or invalid UTF-8", names[f]);
+			if (f == 0) {
+				/* every row line as wide (in characters) as the header */
+				size_t p = 0, want = 0, cells, odd = 0;
+
+				while (s[p] && strncmp(s + p, "\nKEY", 4))
+					p++;
+				p += s[p] != '\0';
+
+				while (s[p] && s[p] != '\n') {
+					for (cells = 0; s[p] && s[p] != '\n'; p++)
+						cells += ((unsigned char)s[p] & 0xc0) != 0x80;
+					if (!want)
+						want = cells;
+					odd += cells != want;
+					p += s[p] == '\n';
+				}
+				is_u64(odd, 0, "text: the columns line up after a key with UTF-8 text");
+			}
 			if (f == 1)
 				ok(strstr(s, "\"child_comm\":\"bad\\ufffd\\ufffd(\"") &&
 				   strstr(s, "\"child_comm\":\"\\u001b]2;pwned\\u0007\"") &&
