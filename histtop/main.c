@@ -29,6 +29,18 @@
 
 static volatile sig_atomic_t quit_signal;
 
+/*
+ * A message on standard error: it quotes command-line words, file names and
+ * the kernel's error_log, so what is not printable is escaped (the lines stay).
+ */
+static void say_err(const char *prefix, const char *msg)
+{
+	char *e = str_escape_lines(msg, false);
+
+	fprintf(stderr, "histtop: %s%s\n", prefix, e);
+	free(e);
+}
+
 static void on_signal(int sig)
 {
 	quit_signal = sig;
@@ -388,7 +400,7 @@ static int run_batch(struct run *r)
 		if (ret == 1)
 			break;
 		if (ret < 0) {
-			fprintf(stderr, "histtop: %s\n", err);
+			say_err("", err);
 			free(err);
 			if (fatal(r, ret))
 				return 1;
@@ -459,7 +471,7 @@ static int run_ui(struct run *r)
 
 	u = ui_new(r->o->color, &quit_signal, &err);
 	if (!u) {
-		fprintf(stderr, "histtop: %s\n", err);
+		say_err("", err);
 		free(err);
 		return 1;
 	}
@@ -577,7 +589,7 @@ out:
 	if (lost && !quit_signal)
 		fprintf(stderr, "histtop: the terminal's input ended; quitting\n");
 	if (fatal_err) {
-		fprintf(stderr, "histtop: %s\n", fatal_err);
+		say_err("", fatal_err);
 		free(fatal_err);
 	}
 	free(desc);
@@ -599,7 +611,8 @@ int main(int argc, char **argv)
 		printf("histtop %s\n", PACKAGE_VERSION);
 		return 0;
 	case OPTS_ERROR:
-		fprintf(stderr, "histtop: %s\nTry 'histtop --help'.\n", err);
+		say_err("", err);
+		fputs("Try 'histtop --help'.\n", stderr);
 		free(err);
 		return 2;
 	case OPTS_RUN:
@@ -619,11 +632,11 @@ int main(int argc, char **argv)
 	sb_init(&r.good);
 	r.src = source_open(&o, &note, &err);
 	if (note) {	/* also when the start then failed: the removal happened */
-		fprintf(stderr, "histtop: %s\n", note);
+		say_err("", note);
 		free(note);
 	}
 	if (!r.src) {
-		fprintf(stderr, "histtop: %s\n", err);
+		say_err("", err);
 		free(err);
 		goto out_table;
 	}
@@ -634,7 +647,7 @@ int main(int argc, char **argv)
 		char *what = NULL;
 
 		if (export_frame(&r, o.export, false, &what)) {
-			fprintf(stderr, "histtop: export: %s\n", what);
+			say_err("export: ", what);
 			ret = 1;
 		}
 		free(what);
@@ -654,7 +667,7 @@ int main(int argc, char **argv)
 			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
 	}
 	if (source_close(r.src, &err)) {
-		fprintf(stderr, "histtop: %s\n", err);
+		say_err("", err);
 		free(err);
 		ret = 1;
 	}

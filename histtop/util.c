@@ -274,3 +274,19 @@ char *str_escape(const char *s, bool ascii)
 	sb_add_escaped(&sb, s, strlen(s), ascii);
 	return sb_detach(&sb);
 }
+
+char *str_escape_lines(const char *s, bool ascii)
+{
+	struct strbuf sb;
+	const char *nl;
+
+	sb_init(&sb);
+	sb_add(&sb, "", 0);
+	while ((nl = strchr(s, '\n'))) {
+		sb_add_escaped(&sb, s, nl - s, ascii);
+		sb_add(&sb, "\n", 1);
+		s = nl + 1;
+	}
+	sb_add_escaped(&sb, s, strlen(s), ascii);
+	return sb_detach(&sb);
+}

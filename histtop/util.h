@@ -61,5 +61,7 @@ size_t utf8_chars(const char *s);
 void sb_add_escaped(struct strbuf *sb, const char *s, size_t n, bool ascii);
 /* The same into a new string. */
 char *str_escape(const char *s, bool ascii);
+/* str_escape() line by line: the newlines of a message stay (new). */
+char *str_escape_lines(const char *s, bool ascii);
 
 #endif

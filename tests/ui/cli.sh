@@ -298,4 +298,11 @@ is "${miss:-none}" none "the man page describes every option of --help"
 { "$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.01; echo $? >"$tmp/rc"; } |
 	head -n 2 >/dev/null
 is "$(cat "$tmp/rc")" 0 "histtop | head: histtop ends on SIGPIPE with status 0"
+# an error quoting what it was given escapes what is not printable: no raw
+# ESC from an event name reaches the terminal
+err=$("$HISTTOP" -e "$(printf 'syscalls:sys_enter_r\033[31m')" --attach --tracefs "$tmp/fs" -n 1 2>&1); rc=$?
+is "$rc" 1 "an unknown event with an ESC in its name: exit 1"
+like "$err" 'sys_enter_r\\x1b\[31m' "the error shows the ESC as \\x1b"
+case $err in *"$(printf '\033')"*) ok 1 "no raw ESC on standard error" ;; *) ok 0 "no raw ESC on standard error" ;; esac
+
 done_testing
