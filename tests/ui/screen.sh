@@ -157,11 +157,12 @@ live() {	# NAME ARGS...: histtop live in $tmp/NAME, in its instance NAME (which
 		"TERM=screen LANG=C.UTF-8 $live_prefix sh $tmp/$n.sh $*; echo EXITED \$?; sleep 30"
 }
 trigger_of() { cat "$tmp/$1/instances/$1/events/syscalls/sys_enter_read/trigger"; }
-gone() {	# PID: wait up to 15 s for it to end (else kill it: a spin)
+gone() {	# PID: wait up to 30 s for it to end (else kill it: a spin); an ASan build on a
+	# loaded machine can take seconds to exit
 	i=0
 	# a zombie has ended (its parent, the pane's shell, may be gone too)
 	while kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; do
-		[ $i -lt 150 ] || { kill -KILL "$1"; return 1; }
+		[ $i -lt 300 ] || { kill -KILL "$1"; return 1; }
 		sleep 0.1
 		i=$((i + 1))
 	done
