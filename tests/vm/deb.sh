@@ -62,8 +62,9 @@ histtop -e syscalls:sys_enter_read -k common_pid.execname -v count --filter 'com
 	-b -n 2 -d 2 >$tmp/live.txt 2>$tmp/live.err &
 hpid=$!
 i=0
-while [ $i -lt 200 ] && ! grep -q '^hist' \
-	/sys/kernel/tracing/instances/histtop-$hpid/events/syscalls/sys_enter_read/trigger 2>/dev/null; do
+# (its instance is histtop-NS-PID, NS its PID namespace's inode)
+while [ $i -lt 200 ] && ! cat /sys/kernel/tracing/instances/histtop-*-$hpid/events/syscalls/sys_enter_read/trigger \
+	2>/dev/null | grep -q '^hist'; do
 	sleep 0.1
 	i=$((i + 1))
 done
