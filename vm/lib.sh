@@ -3,9 +3,12 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${HISTTOP_CACHE:-$HOME/.cache/histtop}
-LINUX_TARBALL=${HISTTOP_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-SRC=$CACHE/linux		# git tree, first commit = pristine source
-PATCHED=$CACHE/linux-patched	# worktree of $SRC with linux/series applied
+# Two source trees, 6.1 and 6.12, each a git tree whose first commit is
+# Debian's linux-source-VER as shipped (tag pristine), with a worktree
+# that has linux/VER/series applied.  SRC and PATCHED name the 6.1 ones.
+VERSIONS="6.1 6.12"
+SRC=$CACHE/linux
+PATCHED=$CACHE/linux-patched
 BUILD=$CACHE/build		# O= directories, one per flavor
 # The initramfs parts hold this checkout's histtop and tests: two checkouts
 # testing at once give each its own (HISTTOP_INITRAMFS, HISTTOP_LOGS).
@@ -23,17 +26,37 @@ die() { say "$*"; exit 1; }
 
 STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
 
-# Flavors: pristine and patched (built from linux-source-6.1, -debug
-# appended adds linux/debug.config), stock-6.1 and stock-6.12 (Debian's own
-# kernel images, vm/stock).
+# Flavors: pristine and patched (built from linux-source-6.1),
+# pristine-6.12 and patched-6.12 (from linux-source-6.12), any of them with
+# -debug appended (adds linux/debug.config), stock-6.1 and stock-6.12
+# (Debian's own kernel images, vm/stock).
 is_stock() { case $1 in stock-*) return 0 ;; esac; return 1; }
 
-# Source tree for a flavor: pristine, patched, patched-debug, ...
-flavor_tree() {
+# The kernel version a flavor is: 6.1 or 6.12.
+flavor_version() {
 	case $1 in
-	pristine*) echo "$SRC" ;;
-	patched*) echo "$PATCHED" ;;
-	*) die "unknown flavor '$1' (pristine, patched, stock-6.1 or stock-6.12)" ;;
+	stock-*) echo "${1#stock-}" ;;
+	pristine-6.12 | pristine-6.12-debug | patched-6.12 | patched-6.12-debug) echo 6.12 ;;
+	pristine | pristine-debug | patched | patched-debug) echo 6.1 ;;
+	*) die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -debug, stock-6.1, stock-6.12)" ;;
+	esac
+}
+
+# Per version: the tarball, the pristine tree, the patched worktree, the
+# directory of its series.
+version_tarball() { echo "${HISTTOP_LINUX_TARBALL_DIR:-/usr/src}/linux-source-$1.tar.xz"; }
+version_src() { if [ "$1" = 6.1 ]; then echo "$SRC"; else echo "$CACHE/linux-$1"; fi; }
+version_patched() { if [ "$1" = 6.1 ]; then echo "$PATCHED"; else echo "$CACHE/linux-$1-patched"; fi; }
+version_dir() { echo "$TOP/linux/$1"; }
+
+# Source tree for a built flavor.
+flavor_tree() {
+	local ver
+	ver=$(flavor_version "$1")
+	case $1 in
+	pristine*) version_src "$ver" ;;
+	patched*) version_patched "$ver" ;;
+	*) die "$1 is not built from source" ;;
 	esac
 }
 
@@ -51,21 +74,23 @@ flavor_ftrace() {
 
 # Config fragments for a flavor, in merge order.
 flavor_configs() {
-	echo "$TOP/linux/histtop.config"
+	echo "$(version_dir "$(flavor_version "$1")")/histtop.config"
 	case $1 in
 	*-debug) echo "$TOP/linux/debug.config" ;;
 	esac
 }
 
-# The patches listed in linux/series, one path a line.
+# The patches listed in linux/VER/series, one path a line.
 series_patches() {
-	[ -f "$TOP/linux/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/linux/series" |
-		while read -r p; do echo "$TOP/linux/$p"; done
+	local dir
+	dir=$(version_dir "$1")
+	[ -f "$dir/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" |
+		while read -r p; do echo "$dir/$p"; done
 }
 
 series_hash() {
-	{ cat "$TOP/linux/series" 2>/dev/null; series_patches | xargs -r cat; } |
+	{ cat "$(version_dir "$1")/series" 2>/dev/null; series_patches "$1" | xargs -r cat; } |
 		sha256sum | cut -c1-16
 }
 
