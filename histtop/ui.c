@@ -6,6 +6,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -888,6 +889,28 @@ static bool quitting(const struct ui *u)
 }
 
 /*
+ * The terminal's input ended.  If the terminal itself is hung up (its tmux,
+ * ssh or xterm is gone: tcgetattr() says EIO, where a file or /dev/null at
+ * EOF says ENOTTY), histtop also leaves its session.  The session leader's
+ * exit sends the terminal's old foreground process group SIGHUP and then
+ * SIGCONT, at a time of the shell's choosing, while histtop cleans up and
+ * exits; in its own session that pair no longer reaches it.  It matters
+ * under LeakSanitizer: its exit-time leak check stops histtop with
+ * PTRACE_ATTACH, and a SIGCONT before that SIGSTOP is taken discards it
+ * (kernel semantics), so the check waited forever.  setsid() fails, and
+ * nothing changes, when histtop leads its process group (a job-control
+ * shell's foreground job) or its session already.
+ */
+static void input_lost(struct ui *u)
+{
+	struct termios tio;
+
+	u->lost = true;
+	if (tcgetattr(STDIN_FILENO, &tio) < 0 && errno == EIO)
+		setsid();
+}
+
+/*
  * A key, UI_KEY_NONE or UI_KEY_LOST.  curses cannot tell a timeout from an
  * end of input (getch() says ERR for both, at once on EOF), so histtop
  * waits on the terminal itself and asks curses only for what is there:
@@ -908,7 +931,7 @@ int ui_getkey(struct ui *u, int timeout_ms)
 	case WAIT_SIGNAL:	/* a quit flag, or a resize (the next getch says) */
 		return UI_KEY_NONE;
 	case WAIT_HUP:
-		u->lost = true;
+		input_lost(u);
 		return UI_KEY_LOST;
 	case WAIT_READY:
 		break;
@@ -919,7 +942,7 @@ int ui_getkey(struct ui *u, int timeout_ms)
 		return ch;
 	if (errno == EINTR)
 		return UI_KEY_NONE;
-	u->lost = true;
+	input_lost(u);
 	return UI_KEY_LOST;
 }
 
