@@ -59,18 +59,21 @@ grep -q 'Too many values (max 6, plus hitcount)' $TRACING/error_log
 ok $? "a seventh value: 'Too many values (max 6, plus hitcount)' in error_log"
 
 # --- never a sentinel: reads racing clears and new entries -------------------
-# A clear resets the elements one after the other while an unnamed trigger
-# keeps hitting them, and an entry can be read before its first update:
-# neither may print a .min or .max at its starting value (18446744073709551615
-# for an unsigned min, 9223372036854775807 and -9223372036854775808 signed).
-t1='hist:keys=count:vals=count.min,fd.min if comm == "mm_c"'
-t2='hist:keys=ret:vals=ret.min,ret.max if comm == "mm_c"'
+# A clear empties the table, then resets the elements one after the other,
+# while an unnamed trigger keeps hitting: an entry added in between is reset
+# with its element, and an entry can be read before its first update.
+# Neither may print a .min or .max at its starting value
+# (18446744073709551615 for an unsigned min, 9223372036854775807 and
+# -9223372036854775808 signed).  The largest table makes the clear slow
+# and 3000 sizes keep an entry from being hit again soon.
+t1='hist:keys=count:vals=count.min,fd.min:size=131072 if comm == "mm_c"'
+t2='hist:keys=ret:vals=ret.min,ret.max:size=131072 if comm == "mm_c"'
 trig $RD "$t1"
 trig $XR "$t2"
 : >$tmp/race
 : >$tmp/zeros
 end=$(($(date +%s) + 10))
-(while [ "$(date +%s)" -lt $end ]; do workload -c mm_c sizes 300; done) &
+(while [ "$(date +%s)" -lt $end ]; do workload -c mm_c sizes 3000; done) &
 lpid=$!
 n=0
 while [ "$(date +%s)" -lt $end ]; do
