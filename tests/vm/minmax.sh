@@ -58,6 +58,38 @@ echo 'hist:keys=common_pid:vals=count,count.max,count.min,fd,fd.max,fd.min,ret' 
 grep -q 'Too many values (max 6, plus hitcount)' $TRACING/error_log
 ok $? "a seventh value: 'Too many values (max 6, plus hitcount)' in error_log"
 
+# --- never a sentinel: reads racing clears and new entries -------------------
+# A clear empties the table, then resets the elements one after the other,
+# while an unnamed trigger keeps hitting: an entry added in between is reset
+# with its element, and an entry can be read before its first update.
+# Neither may print a .min or .max at its starting value
+# (18446744073709551615 for an unsigned min, 9223372036854775807 and
+# -9223372036854775808 signed).  The largest table makes the clear slow
+# and 3000 sizes keep an entry from being hit again soon.
+t1='hist:keys=count:vals=count.min,fd.min:size=131072 if comm == "mm_c"'
+t2='hist:keys=ret:vals=ret.min,ret.max:size=131072 if comm == "mm_c"'
+trig $RD "$t1"
+trig $XR "$t2"
+: >$tmp/race
+: >$tmp/zeros
+end=$(($(date +%s) + 10))
+(while [ "$(date +%s)" -lt $end ]; do workload -c mm_c sizes 3000; done) &
+lpid=$!
+n=0
+while [ "$(date +%s)" -lt $end ]; do
+	trig $RD "${t1%% if*}:clear if${t1#* if}"
+	trig $XR "${t2%% if*}:clear if${t2#* if}"
+	{ hist $RD; hist $XR; } >$tmp/one
+	grep -E '18446744073709551615|9223372036854775807' $tmp/one >>$tmp/race
+	grep -c ' hitcount: *0 ' $tmp/one >>$tmp/zeros
+	n=$((n + 1))
+done
+wait $lpid
+diag "$n reads, $(awk '{ z += $1 } END { print z + 0 }' $tmp/zeros) entry lines a clear had reset (hitcount 0)"
+is "$(head -n 3 $tmp/race)" "" "no .min/.max sentinel in $n reads racing clears and new entries"
+trig $RD "!$t1"
+trig $XR "!$t2"
+
 # --- histtop: cumulative gauge columns, signed, sorted ------------------------
 histtop -e syscalls:sys_exit_read -k common_pid.execname -v ret,ret.max,ret.min -s ret.min \
 	--filter 'comm ~ "mm_h*"' --json -d 0.5 -n 6 >$tmp/live.json 2>$tmp/live.err &
