@@ -378,6 +378,29 @@ static int set_instance(struct tfs *t, const char *name, char **err)
 	return 0;
 }
 
+/*
+ * Take the lock of the instance we just made.  Another histtop starting at
+ * the same moment may hold it for an instant: its reaper locks every
+ * histtop instance it sees to ask whether the owner lives, and lets go at
+ * once (it removes none younger than TFS_LOCK_GRACE_SECS whose pid it
+ * cannot see).  So a lock held elsewhere is waited for, up to 2 s, instead
+ * of failing the start.
+ */
+static int lock_new_instance(int fd)
+{
+	const struct timespec step = { .tv_nsec = 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&step, NULL);
+	}
+	return -1;
+}
+
 /* mkdir the instance and take its lock.  1: the name is taken. */
 static int create_instance(struct tfs *t, const char *name, char **err)
 {
@@ -395,7 +418,7 @@ static int create_instance(struct tfs *t, const char *name, char **err)
 	}
 	t->created = true;
 	t->lock_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX | LOCK_NB)) {
+	if (t->lock_fd < 0 || lock_new_instance(t->lock_fd)) {
 		/* unlocked, another histtop would take it for abandoned */
 		*err = xasprintf("cannot lock tracefs instance '%s': %s", name, strerror(errno));
 		rmdir(path);

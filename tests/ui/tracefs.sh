@@ -86,6 +86,21 @@ is "$?" 1 "a private instance without the event: exit 1"
 like "$out" "unknown event system 'kmem'" "it looked for the event in its own instance"
 is "$(ls "$tmp/fs3/instances")" "" "and removed the instance it made"
 
+# --- a new instance's lock held for a moment by another histtop's reaper ---
+# (tests/ui/mkdirlock.c: another process takes the lock right after mkdir)
+shim=$tmp/mkdirlock.so
+if ldd "$HISTTOP" | grep -q libasan; then
+	ok 0 "# SKIP a start while another histtop's reaper holds the new lock: no LD_PRELOAD under ASan"
+elif ! ${CC:-cc} -shared -fPIC -o "$shim" "${top_srcdir:-.}/tests/ui/mkdirlock.c" -ldl; then
+	ok 0 "# SKIP a start while another histtop's reaper holds the new lock: no C compiler"
+else
+	mkdir -p "$tmp/fs5/instances"
+	out=$(LD_PRELOAD=$shim "$HISTTOP" -e kmem:kmalloc -k call_site --tracefs "$tmp/fs5" -n 1 2>&1)
+	like "$out" "unknown event system 'kmem'" \
+		"a new instance whose lock another histtop holds a moment: waited for, not a failed start"
+	is "$(ls "$tmp/fs5/instances")" "" "and the instance is removed on the way out"
+fi
+
 # --- the reaper -----------------------------------------------------------
 ns=$(stat -L -c %i /proc/self/ns/pid)
 fs=$tmp/fs4
