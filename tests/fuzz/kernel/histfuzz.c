@@ -530,11 +530,12 @@ enum verb {
 	V_RMDIR,
 	V_ERRCLR,	/* open error_log O_TRUNC: clears it */
 	V_SLEEP,	/* n microseconds */
+	V_SCEN,		/* slot: a scenario of several steps, see exec_scen() */
 };
 
 static const char *const verb_names[] = {
 	"trig", "write", "read", "pieces", "open", "cont", "seek", "close",
-	"mkdir", "rmdir", "errclr", "sleep",
+	"mkdir", "rmdir", "errclr", "sleep", "scen",
 };
 
 struct op {
@@ -651,6 +652,34 @@ static void gen_op(struct worker *w, struct op *o)
 		sb_add(&o->s, "%s", chance(r, 50) ? dyn[h].add : dyn[h].del);
 		if (chance(r, 5))
 			mutate(r, &o->s);
+	} else if (k < 93) {		/* a lifetime scenario */
+		o->v = V_SCEN;
+		o->slot = rn(r, 4);
+		o->n = 1 + rn(r, 400);
+		if (o->slot == 0) {	/* a dynamic event's hist */
+			h = rn(r, N_DYN);
+			ev = 9 + h;
+			for (inst = 0; inst < sizeof(recipes) / sizeof(recipes[0]); inst++)
+				if (recipes[inst].ev == ev && chance(r, 60))
+					break;
+			if (inst < sizeof(recipes) / sizeof(recipes[0]))
+				sb_add(&o->s, "%s", recipes[inst].t);
+			else
+				gen_hist(r, ev, &o->s);
+			event_path(o->path, sizeof(o->path), pick_inst(r), ev, "");
+		} else if (o->slot == 2) {	/* an instance's hist */
+			ev = rn(r, 9);
+			gen_hist(r, ev, &o->s);
+			event_path(o->path, sizeof(o->path), 1 + rn(r, 2), ev, "");
+		} else {
+			ev = rn(r, 9);
+			if (o->slot == 1)
+				sb_add(&o->s, "hist:name=fz_n%u:keys=%s", rn(r, 3),
+				       chance(r, 50) ? "common_pid" : "common_pid.execname,common_cpu");
+			else
+				gen_hist(r, ev, &o->s);
+			event_path(o->path, sizeof(o->path), pick_inst(r), ev, "");
+		}
 	} else if (k < 96) {		/* instances */
 		o->v = chance(r, 55) ? V_MKDIR : V_RMDIR;
 		snprintf(o->path, sizeof(o->path), "instances/fz%u", rn(r, 2));
@@ -740,6 +769,115 @@ static long read_fd(int fd, unsigned long bufsz, unsigned long limit, unsigned l
 	return (long)total;
 }
 
+static long append(const char *path, const char *str)
+{
+	long rc;
+	int fd = openat_tfs(path, O_WRONLY | O_APPEND);
+
+	if (fd < 0)
+		return -errno;
+	rc = write(fd, str, strlen(str)) < 0 ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+/*
+ * The lifetimes a reader part-way through a hist must survive, each with
+ * its own fd: o->path is an event's directory ("...events/SYS/EVENT/"),
+ * o->s a trigger for it, o->n how much to read before the change.
+ *   0  a dynamic event: create it, add the trigger, read part-way, remove
+ *      the trigger, delete the event, read on; create and add again, read
+ *      on again and from the start
+ *   1  a named hist: add it, read part-way, remove, add it again with
+ *      other keys, read on
+ *   2  an instance: make it, add the trigger, read part-way, remove the
+ *      trigger, remove the instance (busy or not), read on
+ *   3  clear and pause under a part-way reader, then lseek 0 and read
+ * Returns the bytes read by the last read (or -errno of the first step
+ * that failed).
+ */
+static long exec_scen(const struct op *o)
+{
+	static struct sb cs;
+	char trig[320], hist[320], inst[64] = "", ev[64], rm[STR_MAX + 2];
+	const char *d = NULL;
+	unsigned int i = 0;
+	long rc;
+	int fd;
+
+	snprintf(trig, sizeof(trig), "%strigger", o->path);
+	snprintf(hist, sizeof(hist), "%shist", o->path);
+	snprintf(rm, sizeof(rm), "!%s", o->s.b);
+	if (o->slot == 0) {
+		for (i = 0; i < N_DYN; i++) {
+			snprintf(ev, sizeof(ev), "/%s/", events[9 + i].name);
+			if (strstr(o->path, ev)) {
+				d = dyn[i].file;
+				break;
+			}
+		}
+		if (!d)
+			return -EINVAL;
+		append(d, dyn[i].add);
+	}
+	if (o->slot == 2) {
+		const char *e = strstr(o->path, "/events/");
+
+		snprintf(inst, sizeof(inst), "%.*s", e ? (int)(e - o->path) : 0, o->path);
+		snprintf(ev, sizeof(ev), "%s/%s", tracefs, inst);
+		mkdir(ev, 0755);
+	}
+	append(trig, o->s.b);
+	if (o->slot == 3)
+		append(trig, "hist:keys=common_pid:vals=hitcount");
+	usleep(2000);
+	fd = openat_tfs(hist, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	read_fd(fd, o->n, o->n, 0);
+	switch (o->slot) {
+	case 0:
+		append(trig, rm);
+		append(d, dyn[i].del);
+		read_fd(fd, 37, 0, 0);
+		append(d, dyn[i].add);
+		append(trig, o->s.b);
+		read_fd(fd, 100, 0, 0);
+		lseek(fd, 0, SEEK_SET);
+		read_fd(fd, 4096, 0, 0);
+		append(trig, rm);
+		append(d, dyn[i].del);
+		break;
+	case 1:
+		append(trig, rm);
+		append(trig, "hist:name=fz_n0:keys=common_cpu:vals=hitcount");
+		read_fd(fd, 64, 0, 0);
+		append(trig, "!hist:name=fz_n0:keys=common_cpu:vals=hitcount");
+		break;
+	case 2:
+		append(trig, rm);
+		snprintf(ev, sizeof(ev), "%s/%s", tracefs, inst);
+		rmdir(ev);
+		read_fd(fd, 50, 0, 0);
+		break;
+	default:
+		with_suffix(&cs, o->s.b, ":clear");
+		append(trig, cs.b);
+		append(trig, "hist:keys=common_pid:vals=hitcount:clear");
+		read_fd(fd, 1 + o->n / 3, 1 + o->n / 3, 0);
+		append(trig, "hist:keys=common_pid:vals=hitcount:pause");
+		read_fd(fd, 30, 0, 0);
+		lseek(fd, 0, SEEK_SET);
+		read_fd(fd, 4096, 0, 0);
+		append(trig, "!hist:keys=common_pid:vals=hitcount");
+		append(trig, rm);
+		break;
+	}
+	rc = read_fd(fd, 4096, 0, 0);
+	close(fd);
+	return rc;
+}
+
 static long exec_op(struct worker *w, const struct op *o)
 {
 	char full[512];
@@ -802,6 +940,8 @@ static long exec_op(struct worker *w, const struct op *o)
 	case V_SLEEP:
 		usleep((useconds_t)o->n);
 		return 0;
+	case V_SCEN:
+		return exec_scen(o);
 	}
 	return -EINVAL;
 }
