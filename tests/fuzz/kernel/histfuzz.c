@@ -799,7 +799,7 @@ static long append(const char *path, const char *str)
 static long exec_scen(const struct op *o)
 {
 	static struct sb cs;
-	char trig[320], hist[320], inst[64] = "", ev[64], rm[STR_MAX + 2];
+	char trig[320], hist[320], inst[64] = "", ev[64], dir[512], rm[STR_MAX + 2];
 	const char *d = NULL;
 	unsigned int i = 0;
 	long rc;
@@ -824,8 +824,8 @@ static long exec_scen(const struct op *o)
 		const char *e = strstr(o->path, "/events/");
 
 		snprintf(inst, sizeof(inst), "%.*s", e ? (int)(e - o->path) : 0, o->path);
-		snprintf(ev, sizeof(ev), "%s/%s", tracefs, inst);
-		mkdir(ev, 0755);
+		snprintf(dir, sizeof(dir), "%s/%s", tracefs, inst);
+		mkdir(dir, 0755);
 	}
 	append(trig, o->s.b);
 	if (o->slot == 3)
@@ -856,8 +856,8 @@ static long exec_scen(const struct op *o)
 		break;
 	case 2:
 		append(trig, rm);
-		snprintf(ev, sizeof(ev), "%s/%s", tracefs, inst);
-		rmdir(ev);
+		snprintf(dir, sizeof(dir), "%s/%s", tracefs, inst);
+		rmdir(dir);
 		read_fd(fd, 50, 0, 0);
 		break;
 	default:
