@@ -10,6 +10,8 @@
 #
 #   sh /tests/fuzz/kernel/guest.sh SEED WORKERS OPS SECS
 . /tests/vm/tap.sh
+command -v histfuzz >/dev/null ||
+	{ echo "Bail out! no histfuzz in the guest: make, then vm/initramfs"; exit 1; }
 seed=${1:?seed} workers=${2:-4} ops=${3:-2000} secs=${4:-0}
 # what the kernel reports as a problem (vm/run fails on the same and more)
 REPORT='BUG:|WARNING:|Call Trace:|KASAN|Oops|general protection|circular locking|Kernel panic'

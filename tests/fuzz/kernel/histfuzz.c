@@ -645,7 +645,7 @@ static void gen_op(struct worker *w, struct op *o)
 	} else if (k < 82) {
 		o->v = V_CLOSE;
 		o->slot = rn(r, SLOTS);
-	} else if (k < 92) {		/* dynamic events */
+	} else if (k < 90) {		/* dynamic events */
 		h = rn(r, N_DYN);
 		o->v = V_WRITE;
 		snprintf(o->path, sizeof(o->path), "%s", dyn[h].file);
