@@ -238,7 +238,13 @@ static void gen_key(struct rng *r, const struct event *e, struct sb *s)
 	sb_add(s, "%s%s", f->name, fitting_key_mod(r, f->kind));
 }
 
-static void gen_val(struct rng *r, const struct event *e, struct sb *s, int have_var)
+/*
+ * One value; PREV is the field of the value before it (or ""): a value
+ * often keeps the same field as another extreme (vals=x,x.max,x.min),
+ * which shares the fetch of the value before it.
+ */
+static void gen_val(struct rng *r, const struct event *e, struct sb *s, int have_var,
+		    const char *prev)
 {
 	static const char *const mods[] = {
 		"", "", "", ".max", ".min", ".hex", ".percent", ".graph", ".max", ".min",
@@ -248,6 +254,10 @@ static void gen_val(struct rng *r, const struct event *e, struct sb *s, int have
 	};
 	const struct fld *f, *g;
 
+	if (*prev && chance(r, 35)) {
+		sb_add(s, "%s%s", prev, PICK(r, ((const char *const[]){ "", ".max", ".min", ".max", ".min", ".hex" })));
+		return;
+	}
 	switch (rn(r, 14)) {
 	case 0: sb_add(s, "hitcount"); return;
 	case 1: sb_add(s, "hitcount.%s", chance(r, 50) ? "percent" : "graph"); return;
@@ -325,7 +335,8 @@ static const struct {
 static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 {
 	const struct event *e = &events[ev];
-	unsigned int i, n;
+	char vnames[8][64], prev[64] = "";
+	unsigned int i, n, nv = 0;
 	int have_var = 0;
 
 	sb_add(s, "hist");
@@ -356,9 +367,18 @@ static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 		sb_add(s, chance(r, 90) ? ":vals=" : ":values=");
 		n = 1 + rn(r, 4) + (chance(r, 5) ? 4 : 0);
 		for (i = 0; i < n; i++) {
+			size_t at;
+
 			if (i)
 				sb_add(s, ",");
-			gen_val(r, e, s, have_var);
+			at = s->len;
+			gen_val(r, e, s, have_var, prev);
+			snprintf(vnames[nv], sizeof(vnames[nv]), "%s", s->b + at);
+			snprintf(prev, sizeof(prev), "%.*s", (int)strcspn(vnames[nv], ".+-*/"),
+				 vnames[nv]);
+			if (prev[0] == '$')
+				prev[0] = 0;
+			nv = nv < 7 ? nv + 1 : nv;
 		}
 	}
 	if (chance(r, 45)) {
@@ -369,6 +389,11 @@ static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 
 			if (i)
 				sb_add(s, ",");
+			if (nv && chance(r, 60)) {	/* one of the values, as spelled */
+				sb_add(s, "%s%s", vnames[rn(r, nv)],
+				       PICK(r, ((const char *const[]){ "", ".ascending", ".descending" })));
+				continue;
+			}
 			sb_add(s, "%s%s%s", chance(r, 40) ? "hitcount" : f->name,
 			       chance(r, 8) ? PICK(r, ((const char *const[]){ ".max", ".min", ".hex" })) : "",
 			       chance(r, 3) ? ".sideways" :
