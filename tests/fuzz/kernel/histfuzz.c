@@ -401,8 +401,11 @@ static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 		}
 	}
 	if (chance(r, 30)) {
+		/* 64..16384 mostly: a guest of 3 GiB holds dozens of maps */
 		if (chance(r, 80))
-			sb_add(s, ":size=%u", 1u << (6 + rn(r, 12)));
+			sb_add(s, ":size=%u", 1u << (6 + rn(r, 9)));
+		else if (chance(r, 40))
+			sb_add(s, ":size=%u", 1u << (15 + rn(r, 3)));
 		else
 			sb_add(s, ":size=%s", PICK(r, huge));
 	}
