@@ -3,6 +3,7 @@
  * histfuzz: a fuzzer for the kernel's hist triggers, run in the debug guest.
  *
  *   histfuzz [-s SEED] [-w WORKERS] [-n OPS] [-t SECS] [-T TRACEFS] [-l FILE] [-q]
+ *            [--worker W]
  *   histfuzz --dry-run [-s SEED] [-w WORKERS] [-n OPS]
  *
  * WORKERS processes (default 4) each make OPS operations (default 2000) on
@@ -23,6 +24,8 @@
  * seed, and a run's log can be checked against it.  -t stops every worker
  * after SECS seconds (default 0: no limit) whatever OPS says.  -l FILE
  * appends a copy of the log to FILE; -q leaves the "r" lines out.
+ * --worker W runs worker W alone, the same operations it makes among the
+ * others: a failing seed taken apart, one worker at a time, without racing.
  * The seed, and the start and end of the run, also go to /dev/kmsg, so the
  * kernel console says which run a report belongs to.
  */
@@ -1099,7 +1102,7 @@ static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 
 static void usage(void)
 {
-	fputs("usage: histfuzz [--dry-run] [-s SEED] [-w WORKERS] [-n OPS] [-t SECS] [-T TRACEFS] [-l FILE] [-q]\n",
+	fputs("usage: histfuzz [--dry-run] [-s SEED] [-w WORKERS] [-n OPS] [-t SECS] [-T TRACEFS] [-l FILE] [-q] [--worker W]\n",
 	      stderr);
 	exit(2);
 }
@@ -1110,7 +1113,7 @@ int main(int argc, char **argv)
 	unsigned long ops = 2000, done = 0;
 	unsigned int workers = 4, i;
 	double secs = 0, deadline = 0, t0;
-	int dry = 0, quiet = 0, status, a;
+	int dry = 0, quiet = 0, status, a, only = -1;
 	pid_t pids[MAX_WORKERS], load = -1;
 	FILE *f;
 
@@ -1131,6 +1134,8 @@ int main(int argc, char **argv)
 			secs = strtod(argv[++a], NULL);
 		else if (!strcmp(argv[a], "-T"))
 			tracefs = argv[++a];
+		else if (!strcmp(argv[a], "--worker"))
+			only = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "-l")) {
 			copy_fd = open(argv[++a], O_WRONLY | O_CREAT | O_APPEND, 0644);
 			if (copy_fd < 0) {
@@ -1147,7 +1152,8 @@ int main(int argc, char **argv)
 	say("# histfuzz seed=%llu workers=%u ops=%lu\n", (unsigned long long)seed, workers, ops);
 	if (dry) {
 		for (i = 0; i < workers; i++)
-			run_worker(seed, i, ops, 0, 1, 1);
+			if (only < 0 || (unsigned int)only == i)
+				run_worker(seed, i, ops, 0, 1, 1);
 		return 0;
 	}
 	kmsg("histfuzz: start seed=%llu workers=%u ops=%lu\n", (unsigned long long)seed,
@@ -1159,6 +1165,10 @@ int main(int argc, char **argv)
 	if (load == 0)
 		run_load();
 	for (i = 0; i < workers; i++) {
+		if (only >= 0 && (unsigned int)only != i) {
+			pids[i] = -1;
+			continue;
+		}
 		pids[i] = fork();
 		if (pids[i] < 0) {
 			perror("histfuzz: fork");
@@ -1185,6 +1195,8 @@ int main(int argc, char **argv)
 		char name[64];
 		unsigned long n = 0;
 
+		if (pids[i] < 0)
+			continue;
 		waitpid(pids[i], &status, 0);
 		snprintf(name, sizeof(name), "/tmp/histfuzz.%d", (int)pids[i]);
 		f = fopen(name, "r");
