@@ -8,11 +8,12 @@
 # be removed: triggers, instances, kprobe, eprobe and synthetic events.
 # TAP, after the log.
 #
-#   sh /tests/fuzz/kernel/guest.sh SEED WORKERS OPS SECS
+#   sh /tests/fuzz/kernel/guest.sh SEED WORKERS OPS SECS [HISTFUZZ_ARG...]
 . /tests/vm/tap.sh
 command -v histfuzz >/dev/null ||
 	{ echo "Bail out! no histfuzz in the guest: make, then vm/initramfs"; exit 1; }
 seed=${1:?seed} workers=${2:-4} ops=${3:-2000} secs=${4:-0}
+shift 4
 # what the kernel reports as a problem (vm/run fails on the same and more)
 REPORT='BUG:|WARNING:|Call Trace:|KASAN|Oops|general protection|circular locking|Kernel panic'
 
@@ -34,7 +35,7 @@ echo "# histfuzz-log-begin seed=$seed workers=$workers ops=$ops secs=$secs"
 # the log goes out as it is made (a panic reboots the guest before any
 # end) and into a file for the counts below
 rm -f /tmp/histfuzz.out
-histfuzz -s "$seed" -w "$workers" -n "$ops" -t "$secs" -l /tmp/histfuzz.out
+histfuzz -s "$seed" -w "$workers" -n "$ops" -t "$secs" -l /tmp/histfuzz.out "$@"
 fzrc=$?
 echo "# histfuzz-log-end"
 ok $fzrc "histfuzz -s $seed -w $workers -n $ops ran ($(grep '^# histfuzz seed=.*operations' /tmp/histfuzz.out | sed 's/^# histfuzz //'))"
