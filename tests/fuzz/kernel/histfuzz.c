@@ -19,7 +19,7 @@
  * the kernel answered.  Each one is logged on stdout as one line,
  * "wW I VERB ARGS" (bytes outside printable ASCII as \xHH), before it runs,
  * so the last lines of a crashed run are the operations in flight; its
- * result follows as "rW I RC" (RC: bytes, or -errno).  --dry-run prints the
+ * result follows as "rW I RC MS" (RC: bytes, or -errno; MS: how long it took).  --dry-run prints the
  * "w" lines without touching anything: the host regenerates the log of any
  * seed, and a run's log can be checked against it.  -t stops every worker
  * after SECS seconds (default 0: no limit) whatever OPS says.  -l FILE
@@ -231,9 +231,9 @@ static void gen_key(struct rng *r, const struct event *e, struct sb *s)
 {
 	const struct fld *f;
 
-	switch (rn(r, 20)) {
+	switch (rn(r, 24)) {
 	case 0: sb_add(s, "stacktrace"); return;
-	case 1: sb_add(s, "common_stacktrace"); return;
+	case 1: sb_add(s, chance(r, 25) ? "common_stacktrace" : "stacktrace"); return;
 	case 2: sb_add(s, "common_pid.execname"); return;
 	case 3: sb_add(s, "common_timestamp%s", chance(r, 50) ? ".usecs" : ""); return;
 	}
@@ -263,7 +263,12 @@ static void gen_val(struct rng *r, const struct event *e, struct sb *s, int have
 	}
 	switch (rn(r, 14)) {
 	case 0: sb_add(s, "hitcount"); return;
-	case 1: sb_add(s, "hitcount.%s", chance(r, 50) ? "percent" : "graph"); return;
+	case 1:
+		if (chance(r, 25)) {	/* 6.3's: not on 6.1 */
+			sb_add(s, "hitcount.%s", chance(r, 50) ? "percent" : "graph");
+			return;
+		}
+		break;
 	case 2:
 		if (have_var) {
 			sb_add(s, "$fz_v%u", rn(r, 2));
@@ -330,9 +335,9 @@ static const struct {
 	{ 0, "hist:name=fz_n0:keys=common_pid:vals=hitcount" },
 	{ 5, "hist:keys=next_pid:fz_v0=prev_prio:onmax($fz_v0).save(next_comm,prev_comm)" },
 	{ 5, "hist:keys=next_comm:vals=hitcount:sort=hitcount.descending:size=128" },
-	{ 6, "hist:keys=parent_pid.execname:vals=child_pid.max,hitcount.percent" },
+	{ 6, "hist:keys=parent_pid.execname:vals=child_pid.max,child_pid.percent" },
 	{ 7, "hist:keys=id.syscall,common_pid.execname:vals=hitcount:size=2048" },
-	{ 8, "hist:keys=pid:vals=prio.min,prio.max:nohitcount" },
+	{ 8, "hist:keys=pid:vals=prio.min,prio.max" },
 };
 
 static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
@@ -412,8 +417,8 @@ static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 		else
 			sb_add(s, ":size=%s", PICK(r, huge));
 	}
-	if (chance(r, 5))
-		sb_add(s, ":nohitcount");
+	if (chance(r, 2))
+		sb_add(s, ":nohitcount");	/* 6.3's */
 	if (chance(r, 6))
 		sb_add(s, ":pause");
 	if (have_var && chance(r, 40)) {
@@ -552,7 +557,7 @@ enum verb {
 	V_TRIG,		/* append str to path (a trigger file) */
 	V_WRITE,	/* append str to path (kprobe_events, ...) */
 	V_READ,		/* read path whole, n-byte buffer */
-	V_PIECES,	/* read path n bytes a call, at most 4000 calls */
+	V_PIECES,	/* read path n bytes a call, at most 500 calls */
 	V_OPEN,		/* slot: open path, read n bytes, keep the fd */
 	V_CONT,		/* slot: read n more bytes (0: to the end) */
 	V_SEEK,		/* slot: lseek to n, read 100 bytes */
@@ -685,7 +690,7 @@ static void gen_op(struct worker *w, struct op *o)
 			mutate(r, &o->s);
 	} else if (k < 93) {		/* a lifetime scenario */
 		o->v = V_SCEN;
-		o->slot = rn(r, 4);
+		o->slot = rn(r, 5);
 		o->n = 1 + rn(r, 400);
 		if (o->slot == 0) {	/* a dynamic event's hist */
 			h = rn(r, N_DYN);
@@ -695,6 +700,13 @@ static void gen_op(struct worker *w, struct op *o)
 					break;
 			if (inst < sizeof(recipes) / sizeof(recipes[0]))
 				sb_add(&o->s, "%s", recipes[inst].t);
+			else
+				gen_hist(r, ev, &o->s);
+			event_path(o->path, sizeof(o->path), pick_inst(r), ev, "");
+		} else if (o->slot == 4) {	/* an onmatch() chain into fz_syn0 */
+			ev = 12;
+			if (chance(r, 50))
+				sb_add(&o->s, "hist:keys=pid,lat.log2:vals=hitcount,lat.max,lat.min");
 			else
 				gen_hist(r, ev, &o->s);
 			event_path(o->path, sizeof(o->path), pick_inst(r), ev, "");
@@ -824,13 +836,23 @@ static long append(const char *path, const char *str)
  *   2  an instance: make it, add the trigger, read part-way, remove the
  *      trigger, remove the instance (busy or not), read on
  *   3  clear and pause under a part-way reader, then lseek 0 and read
+ *   4  an inter-event chain: fz_syn0, a variable on sys_enter_read, an
+ *      onmatch() on sys_exit_read that makes fz_syn0, the trigger on
+ *      fz_syn0; read it part-way, then take the chain apart in one of three
+ *      orders (n % 3: from the end; the wrong way round first, which must
+ *      fail; the onmatch() first, under the reader) and read on
  * Returns the bytes read by the last read (or -errno of the first step
  * that failed).
  */
 static long exec_scen(const struct op *o)
 {
 	static struct sb cs;
+	static const char chain_var[] = "hist:keys=common_pid:fz_ts0=common_timestamp.usecs";
+	static const char chain_match[] =
+		"hist:keys=common_pid:fz_lat=common_timestamp.usecs-$fz_ts0:"
+		"onmatch(syscalls.sys_enter_read).fz_syn0($fz_lat,common_pid)";
 	char trig[320], hist[320], inst[64] = "", ev[64], dir[512], rm[STR_MAX + 2];
+	char enter[160], exit_[160];
 	const char *d = NULL;
 	unsigned int i = 0;
 	long rc;
@@ -850,6 +872,45 @@ static long exec_scen(const struct op *o)
 		if (!d)
 			return -EINVAL;
 		append(d, dyn[i].add);
+	}
+	if (o->slot == 4) {
+		const char *e = strstr(o->path, "events/");
+
+		snprintf(inst, sizeof(inst), "%.*s", e ? (int)(e - o->path) : 0, o->path);
+		snprintf(enter, sizeof(enter), "%sevents/syscalls/sys_enter_read/trigger", inst);
+		snprintf(exit_, sizeof(exit_), "%sevents/syscalls/sys_exit_read/trigger", inst);
+		append("synthetic_events", dyn[3].add);
+		append(enter, chain_var);
+		append(exit_, chain_match);
+		append(trig, o->s.b);
+		usleep(20000);
+		fd = openat_tfs(hist, O_RDONLY);
+		if (fd < 0)
+			return -errno;
+		read_fd(fd, o->n, o->n, 0);
+		switch (o->n % 3) {
+		case 1:	/* each of these is in use: refused */
+			append("synthetic_events", dyn[3].del);
+			snprintf(rm, sizeof(rm), "!%s", chain_var);
+			append(enter, rm);
+			break;
+		case 2:
+			snprintf(rm, sizeof(rm), "!%s", chain_match);
+			append(exit_, rm);
+			read_fd(fd, 40, 40, 0);
+			break;
+		}
+		snprintf(rm, sizeof(rm), "!%s", o->s.b);
+		append(trig, rm);
+		read_fd(fd, 40, 40, 0);
+		snprintf(rm, sizeof(rm), "!%s", chain_match);
+		append(exit_, rm);
+		snprintf(rm, sizeof(rm), "!%s", chain_var);
+		append(enter, rm);
+		append("synthetic_events", dyn[3].del);
+		rc = read_fd(fd, 4096, 0, 0);
+		close(fd);
+		return rc;
 	}
 	if (o->slot == 2) {
 		const char *e = strstr(o->path, "/events/");
@@ -930,7 +991,7 @@ static long exec_op(struct worker *w, const struct op *o)
 		fd = openat_tfs(o->path, O_RDONLY);
 		if (fd < 0)
 			return -errno;
-		rc = o->v == V_READ ? read_fd(fd, o->n, 0, 0) : read_fd(fd, o->n, 0, 4000);
+		rc = o->v == V_READ ? read_fd(fd, o->n, 0, 0) : read_fd(fd, o->n, 0, 500);
 		close(fd);
 		return rc;
 	case V_OPEN:
@@ -1007,6 +1068,7 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 	static struct op o;
 	unsigned long i;
 	char res[64];
+	double t;
 	long rc;
 	int n;
 
@@ -1018,9 +1080,11 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 		log_op(&w, i, &o);
 		if (dry)
 			continue;
+		t = now();
 		rc = exec_op(&w, &o);
 		if (!quiet) {
-			n = snprintf(res, sizeof(res), "r%u %lu %ld\n", id, i, rc);
+			n = snprintf(res, sizeof(res), "r%u %lu %ld %.0f\n", id, i, rc,
+				     (now() - t) * 1000);
 			put_line(res, (size_t)n);
 		}
 	}
@@ -1062,10 +1126,8 @@ static void run_load(void)
 			if (c > 0)
 				waitpid(c, NULL, 0);
 		}
-		if (i % 50 == 0)
-			usleep(1000);
-		else
-			sched_yield();
+		/* a light load: the workers need the guest's two vCPUs */
+		usleep(i % 8 ? 200 : 2000);
 		i++;
 	}
 	_exit(0);
