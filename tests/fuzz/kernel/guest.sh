@@ -45,6 +45,18 @@ ok $? "the operation log has $n operations"
 diag "trigger writes the kernel took: $(awk '$3 == "trig" {t[$1" "$2] = 1} /^r/ {if (("w" substr($1, 2) " " $2) in t) { n++; if ($3 > 0) g++ }} END {printf "%d of %d", g, n}' /tmp/histfuzz.out)"
 
 reset_all
+# 6.1 keeps the generic "cpu" field of a key written as keys=cpu and prints
+# it as common_cpu, which then matches no trigger: '!' of the printed text
+# succeeds and removes nothing.  Such triggers go with the spelling they
+# were added with, and are counted.
+ncpu=0
+for f in $(grep -l 'common_cpu' "$TRACING"/events/*/*/trigger "$TRACING"/instances/*/events/*/*/trigger 2>/dev/null); do
+	grep '^hist.*common_cpu' "$f" | while read -r t; do
+		echo "!$(echo "${t%% \[*}" | sed 's/common_cpu/cpu/g')" >>"$f" 2>/dev/null
+	done
+	ncpu=$((ncpu + 1))
+done
+[ $ncpu -eq 0 ] || diag "$ncpu trigger files held a hist that only its keys=cpu spelling removes"
 for i in 0 1; do
 	[ -d "$TRACING/instances/fz$i" ] && rmdir "$TRACING/instances/fz$i"
 done
