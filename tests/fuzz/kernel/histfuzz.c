@@ -742,6 +742,8 @@ static void gen_op(struct worker *w, struct op *o)
 }
 
 /* One line: "wW I verb [slot] [n] path 'str'", bytes escaped. */
+static void __attribute__((format(printf, 1, 2))) kmsg(const char *fmt, ...);
+
 static int copy_fd = -1;	/* -l FILE */
 
 static void put_line(const char *line, size_t len)
@@ -1080,6 +1082,13 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 		log_op(&w, i, &o);
 		if (dry)
 			continue;
+		/*
+		 * The serial port may hold a few KiB of the log when a panic
+		 * reboots the guest; the console, flushed by the panic, says
+		 * how far each worker had got.
+		 */
+		if (i % 25 == 0)
+			kmsg("histfuzz: w%u at %lu\n", id, i);
 		t = now();
 		rc = exec_op(&w, &o);
 		if (!quiet) {
