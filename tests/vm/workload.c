@@ -11,6 +11,8 @@
  *                                     (the buffer is never read: no copying)
  *   workload [-c COMM] pipes N        N pipe(2)s, closed at once (kmalloc)
  *   workload [-c COMM] getpid N       N getpid(2) calls
+ *   workload [-c COMM] opens N LEN    N open(2)s of distinct missing paths of
+ *                                     LEN bytes (8..255): "/m0000042xxx..."
  *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
  *   workload [-c COMM] pace N MSEC    N read(2)s of 10 bytes, MSEC apart
  *   workload [-c COMM] sleep MSEC     sleep, then exit
@@ -31,7 +33,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | rets N | pipes N | getpid N | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | rets N | pipes N | getpid N | opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -171,6 +173,27 @@ int main(int argc, char **argv)
 
 		while (n-- > 0)
 			syscall(SYS_getpid);
+		return 0;
+	}
+	if (!strcmp(argv[i], "opens") && argc - i == 3) {
+		long n = num(argv[i + 1]), len = num(argv[i + 2]), k;
+		char path[256], d[24];
+
+		if (len < 8 || len >= (long)sizeof(path)) {
+			fputs("workload: opens: LEN not 8..255\n", stderr);
+			return 1;
+		}
+		/* the distinct part first, the rest shared */
+		memset(path, 'x', len);
+		path[len] = 0;
+		for (k = 0; k < n; k++) {
+			snprintf(d, sizeof(d), "/m%06ld", k % 1000000);
+			memcpy(path, d, 8);
+			if (open(path, O_RDONLY) >= 0 || errno != ENOENT) {
+				fprintf(stderr, "workload: opens: %s exists\n", path);
+				return 1;
+			}
+		}
 		return 0;
 	}
 	if (!strcmp(argv[i], "fork") && argc - i == 2)
