@@ -12,7 +12,9 @@
 #   compound  keys=common_pid,count                             16 bytes
 #   stack     keys=stacktrace,count (one stack, N counts)       136 bytes
 #   string    keys=path on a kprobe of do_sys_openat2 fetching the path
-#             (N open(2)s of distinct missing paths)            256 bytes
+#             (N open(2)s of distinct missing paths: 40 bytes, the first
+#             8 differ)                                         256 bytes
+#   rstring   the same, every byte of the 40 differs            256 bytes
 . /tests/vm/tap.sh
 sizes=${*:-16384 131072}
 reset_triggers
@@ -42,5 +44,6 @@ for n in $sizes; do
 	form compound 16 syscalls/sys_enter_write common_pid,count "$n" workload -c bench wsizes "$n"
 	form stack 136 syscalls/sys_enter_write stacktrace,count "$n" workload -c bench wsizes "$n"
 	form string 256 kprobes/ks_open path "$n" workload -c bench opens "$n" 40
+	form rstring 256 kprobes/ks_open path "$n" workload -c bench ropens "$n" 40
 done
 echo "-:ks_open" >>"$TRACING/kprobe_events"

@@ -13,6 +13,8 @@
  *   workload [-c COMM] getpid N       N getpid(2) calls
  *   workload [-c COMM] opens N LEN    N open(2)s of distinct missing paths of
  *                                     LEN bytes (8..255): "/m0000042xxx..."
+ *   workload [-c COMM] ropens N LEN   the same, every byte after the "/"
+ *                                     drawn from the number: "/qhzkwa..."
  *   workload [-c COMM] fork N         N fork(2)s, each child exits at once
  *   workload [-c COMM] pace N MSEC    N read(2)s of 10 bytes, MSEC apart
  *   workload [-c COMM] sleep MSEC     sleep, then exit
@@ -33,7 +35,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | rets N | pipes N | getpid N | opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N | wsizes N | rets N | pipes N | getpid N | [r]opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -175,7 +177,9 @@ int main(int argc, char **argv)
 			syscall(SYS_getpid);
 		return 0;
 	}
-	if (!strcmp(argv[i], "opens") && argc - i == 3) {
+	if ((!strcmp(argv[i], "opens") || !strcmp(argv[i], "ropens")) &&
+	    argc - i == 3) {
+		int spread = argv[i][0] == 'r';
 		long n = num(argv[i + 1]), len = num(argv[i + 2]), k;
 		char path[256], d[24];
 
@@ -189,6 +193,15 @@ int main(int argc, char **argv)
 		for (k = 0; k < n; k++) {
 			snprintf(d, sizeof(d), "/m%06ld", k % 1000000);
 			memcpy(path, d, 8);
+			if (spread) {
+				unsigned long h = (unsigned long)k * 2654435761UL + 1;
+				long j;
+
+				for (j = 1; j < len; j++) {
+					h = h * 6364136223846793005UL + 1442695040888963407UL;
+					path[j] = 'a' + (h >> 59) % 26;
+				}
+			}
 			if (open(path, O_RDONLY) >= 0 || errno != ENOENT) {
 				fprintf(stderr, "workload: opens: %s exists\n", path);
 				return 1;
