@@ -17,6 +17,7 @@
 #   rstring   the same, every byte of the 40 differs            256 bytes
 . /tests/vm/tap.sh
 sizes=${*:-16384 131072}
+forms=${KEYSORT_FORMS:-number compound stack string rstring}	# a subset: KEYSORT_FORMS
 reset_triggers
 echo 1 >"$TRACING/tracing_on"
 # a string key: the path of each open(2), fetched by a kprobe (x86_64:
@@ -25,6 +26,7 @@ echo 'p:ks_open do_sys_openat2 path=+0(%si):ustring' >>"$TRACING/kprobe_events"
 form() {	# FORM KEYBYTES EVENT KEYS N WORKLOAD...
 	f=$1 kb=$2 ev=$3 keys=$4 n=$5
 	shift 5
+	case " $forms " in *" $f "*) ;; *) return ;; esac
 	t="hist:keys=$keys:vals=hitcount:size=131072 if comm == \"bench\""
 	trig "$ev" "$t" || { echo "$f $n $kb unsupported"; return; }
 	"$@"
