@@ -154,14 +154,20 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 				 s->nhists, s->nhists == 1 ? "" : "s");
 		return NULL;
 	}
-	/* the kernel's spelling of a trigger is not ours: compare meanings */
+	/*
+	 * The kernel's spelling of a trigger is not ours: compare meanings.
+	 * --attach passes over interval hists: their table is one interval
+	 * of another reader's, not the totals.
+	 */
 	for (i = 0; i < s->nhists; i++) {
 		if (want ? trig_same(want, s->hists[i].trigger) :
-		    o->keys && trig_keys_same(o->keys, s->hists[i].trigger))
+		    o->keys && !trig_is_interval(s->hists[i].trigger) &&
+		    trig_keys_same(o->keys, s->hists[i].trigger))
 			return &s->hists[i];
 	}
-	if (!want && !o->keys && s->nhists)
-		return &s->hists[0];
+	for (i = 0; !want && !o->keys && i < s->nhists; i++)
+		if (!trig_is_interval(s->hists[i].trigger))
+			return &s->hists[i];
 	if (want)
 		*err = xasprintf("histtop's trigger is gone from %s (removed by someone else?)",
 				 source_desc(r->src));
@@ -213,9 +219,10 @@ static int take_frame(struct run *r, char **err)
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	char *perr = NULL;
 	double t0 = now_cpu(), t1, t2;
+	bool interval = source_interval(r->src);
 	int ret, try;
 
-	if (r->good.buf && r->poll && source_unchanged(r->src)) {
+	if (r->good.buf && r->poll && !table_full(r->t) && source_unchanged(r->src)) {
 		/* the kernel says nothing changed: no read, the same text again */
 		r->raw.len = 0;
 		sb_add(&r->raw, r->good.buf, r->good.len);
@@ -230,7 +237,7 @@ static int take_frame(struct run *r, char **err)
 	 * Lines the table saw in the last frame are not parsed again; when the
 	 * columns changed under that memo, the table says so: parse it all.
 	 */
-	for (try = r->no_memo; ; try++) {
+	for (try = r->no_memo || interval; ; try++) {
 		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : &memo, &perr);
 		if (!s) {
 			*err = xasprintf("unreadable hist text%s: %s", r->good.buf ?
@@ -243,6 +250,10 @@ static int take_frame(struct run *r, char **err)
 			hp_snapshot_free(s);
 			/* histtop never adds its trigger again: it will not come back */
 			return source_trigger(r->src) ? -2 : -1;
+		}
+		if (interval) {
+			table_add_interval(r->t, h, now_mono());
+			break;
 		}
 		if (!table_update(r->t, h, now_mono()) || try)
 			break;

@@ -39,6 +39,12 @@ const char opts_usage[] =
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
 "                           of the kernel\n"
 "      --keep               leave the trigger and instance in place at exit\n"
+"                           (implies --cumulative)\n"
+"      --cumulative         read the kernel's cumulative table every refresh,\n"
+"                           even where the kernel offers interval reads (an\n"
+"                           event's hist_interval file: histtop then keeps the\n"
+"                           totals itself, and the kernel's size= limits only\n"
+"                           the keys of one interval)\n"
 "      --profile            at exit, print to stderr the time per refresh spent\n"
 "                           reading the hist file and in histtop's own work\n"
 "\n"
@@ -77,6 +83,7 @@ enum {
 	OPT_KEEP,
 	OPT_PROFILE,
 	OPT_INCLUDE_SELF,
+	OPT_CUMULATIVE,
 };
 
 static const struct option long_opts[] = {
@@ -101,6 +108,7 @@ static const struct option long_opts[] = {
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "include-self", no_argument, NULL, OPT_INCLUDE_SELF },
+	{ "cumulative", no_argument, NULL, OPT_CUMULATIVE },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -276,6 +284,9 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 			break;
 		case OPT_INCLUDE_SELF:
 			o->include_self = true;
+			break;
+		case OPT_CUMULATIVE:
+			o->cumulative = true;
 			break;
 		case 'C':
 			o->color = false;

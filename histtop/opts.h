@@ -34,6 +34,7 @@ struct opts {
 	bool keep;		/* do not remove the trigger at exit (debug) */
 	bool profile;		/* report read and own time per refresh at exit */
 	bool include_self;	/* do not filter histtop's own pid out */
+	bool cumulative;	/* read the cumulative hist even where intervals work */
 };
 
 enum opts_result {

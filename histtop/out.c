@@ -276,9 +276,11 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	json_str(f, c->event);
 	fputs(",\"trigger\":", f);
 	json_str(f, t->trigger ? t->trigger : "");
-	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"entries\":%" PRIu64
-		",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"sort\":",
-		t->paused ? "paused" : "active", t->hits, t->entries, t->size, t->dropped);
+	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"hits_delta\":%" PRIu64
+		",\"entries\":%" PRIu64 ",\"size\":%" PRIu64 ",\"dropped\":%" PRIu64
+		",\"dropped_delta\":%" PRIu64 ",\"sort\":",
+		t->paused ? "paused" : "active", t->hits, t->hits_delta, t->entries, t->size,
+		t->dropped, t->dropped_delta);
 	json_str(f, table_sort_desc(t, sort, sizeof(sort)));
 	fputs(",\"rows\":[", f);
 	for (i = 0; i < n; i++) {

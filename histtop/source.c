@@ -8,6 +8,7 @@
 
 #include "source.h"
 #include "tfs.h"
+#include "trigger.h"
 
 enum src_kind {
 	SRC_LIVE,
@@ -24,6 +25,14 @@ struct source {
 	char *trigger;		/* live: what we appended */
 	const char *self;	/* live: "excl. self", "incl. self" or NULL */
 	bool installed;
+	/*
+	 * live: the trigger is an interval hist (the kernel's hist_interval
+	 * file): each read is the events since the last one, and the file
+	 * histtop holds open owns the hist.  shown: its trigger text then.
+	 */
+	bool interval;
+	char *shown;
+	struct strbuf scratch;	/* an interval read and dropped (clear) */
 	bool reread;		/* a control changed the table: read it whatever poll says */
 	bool keep;		/* --keep: leave trigger and instance */
 	/* replay */
@@ -139,6 +148,29 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		s->trigger = opts_trigger(o, self);
 		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
 	}
+	/*
+	 * Where the kernel can read the hist in intervals, histtop keeps the
+	 * totals itself: a long run is never capped by size= and a clear
+	 * loses no event.  --keep needs a trigger that outlives histtop.
+	 */
+	if (!o->cumulative && !o->keep && trig_interval_ok(s->trigger) &&
+	    tfs_interval_supported(s->tfs, s->system, s->event)) {
+		if (tfs_interval_open(s->tfs, s->system, s->event, s->trigger, err))
+			goto fail_instance;
+		s->interval = true;
+		s->shown = xasprintf("%s:interval", s->trigger);
+		{
+			/* ":interval" goes before the filter, as the kernel prints it */
+			char *f = strstr(s->trigger, " if ");
+
+			if (f) {
+				free(s->shown);
+				s->shown = xasprintf("%.*s:interval%s", (int)(f - s->trigger),
+						     s->trigger, f);
+			}
+		}
+		return s;
+	}
 	if (tfs_trigger_add(s->tfs, s->system, s->event, s->trigger, err))
 		goto fail_instance;
 	s->installed = true;
@@ -168,12 +200,21 @@ int source_read(struct source *s, struct strbuf *out, char **err)
 	if (s->kind == SRC_REPLAY)
 		return replay_read(s, out, err);
 	s->reread = false;
+	if (s->interval)
+		return tfs_interval_read(s->tfs, out, err);
 	return tfs_hist_read(s->tfs, s->system, s->event, out, err);
 }
 
 bool source_unchanged(struct source *s)
 {
-	return s->kind != SRC_REPLAY && !s->reread && !tfs_hist_changed(s->tfs);
+	/* an interval read is never the same text again: always read */
+	return s->kind != SRC_REPLAY && !s->interval && !s->reread &&
+	       !tfs_hist_changed(s->tfs);
+}
+
+bool source_interval(const struct source *s)
+{
+	return s->interval;
 }
 
 bool source_can_control(const struct source *s)
@@ -203,10 +244,16 @@ int source_control(struct source *s, enum src_ctl ctl, char **err)
 			       "replay: no kernel to control");
 		return -1;
 	}
+	s->reread = true;
+	if (s->interval) {
+		/* the hist is the open file's: no trigger file command finds it */
+		if (ctl == SRC_CLEAR)	/* the events so far go, none after */
+			return tfs_interval_read(s->tfs, &s->scratch, err);
+		return tfs_interval_control(s->tfs, names[ctl], err);
+	}
 	cmd = with_param(s->trigger, names[ctl]);
 	ret = tfs_trigger_add(s->tfs, s->system, s->event, cmd, err);
 	free(cmd);
-	s->reread = true;
 	return ret;
 }
 
@@ -217,7 +264,7 @@ const char *source_desc(const struct source *s)
 
 const char *source_trigger(const struct source *s)
 {
-	return s->trigger;
+	return s->interval ? s->shown : s->trigger;
 }
 
 const char *source_self(const struct source *s)
@@ -242,6 +289,8 @@ int source_close(struct source *s, char **err)
 		s->installed = false;
 	if (s->installed && tfs_trigger_remove(s->tfs, s->system, s->event, s->trigger, err))
 		ret = -1;
+	if (s->interval)
+		tfs_interval_close(s->tfs);	/* before the instance goes: it holds it */
 	if (s->tfs && s->kind == SRC_LIVE && !s->keep && !*err && tfs_drop_instance(s->tfs, err))
 		ret = -1;
 	tfs_close(s->tfs);
@@ -253,6 +302,8 @@ int source_close(struct source *s, char **err)
 	free(s->system);
 	free(s->event);
 	free(s->trigger);
+	free(s->shown);
+	free(s->scratch.buf);
 	free(s);
 	return ret;
 }

@@ -34,6 +34,11 @@ int source_read(struct source *s, struct strbuf *out, char **err);
  * still holds.  false when it changed or cannot tell, and for replays.
  */
 bool source_unchanged(struct source *s);
+/*
+ * Each frame is the events since the previous one (an interval hist):
+ * the caller keeps the totals.
+ */
+bool source_interval(const struct source *s);
 /* Pause, continue or clear the kernel's aggregation (live only). */
 int source_control(struct source *s, enum src_ctl ctl, char **err);
 bool source_can_control(const struct source *s);

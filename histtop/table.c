@@ -238,6 +238,11 @@ void table_free(struct table *t)
 	free(t);
 }
 
+bool table_full(const struct table *t)
+{
+	return t->size && t->entries >= t->size;
+}
+
 void table_reset(struct table *t)
 {
 	drop_rows(t);
@@ -497,11 +502,15 @@ static void count_from_zero(struct table *t, const struct hp_hist *h)
 	}
 }
 
-int table_update(struct table *t, const struct hp_hist *h, double now)
+/*
+ * What every frame starts with: the columns (a new shape starts the table
+ * over), the clock.  -1 when the memo's rows would go with a new shape.
+ */
+static int frame_begin(struct table *t, const struct hp_hist *h, double now)
 {
-	bool first = t->frames == 0, moved, went_down = false;
+	bool first = t->frames == 0;
 	double dt;
-	size_t i, j, kept, nprev, again = 0;
+	size_t i;
 
 	if (first || !same_shape(t, h)) {
 		if (h->nmemo)
@@ -517,6 +526,27 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	t->interval = dt > 0 ? dt : 0;
 	t->elapsed = now - t->origin;
 	t->frames++;
+	return 0;
+}
+
+/* The frame's trigger: its text, state and size=. */
+static void take_trigger(struct table *t, const struct hp_hist *h)
+{
+	const char *s = strstr(h->trigger, ":size=");
+
+	t->paused = h->paused;
+	free(t->trigger);
+	t->trigger = xstrdup(h->trigger);
+	t->size = s ? strtoull(s + 6, NULL, 10) : 0;
+}
+
+int table_update(struct table *t, const struct hp_hist *h, double now)
+{
+	bool first = t->frames == 0, moved, went_down = false;
+	size_t i, j, kept, nprev, again = 0;
+
+	if (frame_begin(t, h, now))
+		return -1;
 
 	/*
 	 * A kernel clear shows as fewer hits, entries or drops than before, or
@@ -534,16 +564,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	t->hits = h->hits;
 	t->dropped = h->dropped;
 	t->entries = h->total_entries;
-	t->paused = h->paused;
-	free(t->trigger);
-	t->trigger = xstrdup(h->trigger);
-	t->size = 0;
-	{
-		const char *s = strstr(h->trigger, ":size=");
-
-		if (s)
-			t->size = strtoull(s + 6, NULL, 10);
-	}
+	take_trigger(t, h);
 
 	/* mark */
 	for (i = 0; i < t->nrows; i++) {
@@ -656,6 +677,83 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		table_sort_top(t, t->sort_limit);
 	else
 		table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
+	return 0;
+}
+
+/* An extreme of one interval folded into the run's: the larger max, the smaller min. */
+static uint64_t fold_extreme(const struct tb_col *c, uint64_t run, uint64_t v)
+{
+	size_t n = strlen(c->name);
+	bool max = n > 4 && !strcmp(c->name + n - 4, ".max");
+	bool above = c->is_signed ? (int64_t)v > (int64_t)run : v > run;
+
+	return above == max && v != run ? v : run;
+}
+
+int table_add_interval(struct table *t, const struct hp_hist *h, double now)
+{
+	bool first = t->frames == 0;
+	size_t i, j;
+
+	frame_begin(t, h, now);	/* no memo here: cannot fail */
+	t->cleared = false;
+	t->hits_delta = h->hits;
+	t->hits += h->hits;
+	t->dropped_delta = h->dropped;
+	t->dropped += h->dropped;
+	t->entries = h->total_entries;	/* of the interval: what size= limits */
+	take_trigger(t, h);
+
+	/* the rows of the last interval: no events since, unless in this one */
+	for (i = 0; i < t->nbyentry; i++) {
+		struct tb_row *r = t->byentry[i];
+
+		memset(r->delta, 0, t->ncols * sizeof(*r->delta));
+		memset(r->rate, 0, t->ncols * sizeof(*r->rate));
+		r->fresh = false;
+	}
+	t->appeared = 0;
+	t->vanished = 0;
+	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
+	t->nbyentry = 0;
+	for (i = 0; i < h->nentries; i++) {
+		const struct hp_entry *e = &h->entries[i];
+		struct tb_row *r = lookup(t, e->key);
+		bool fresh = !r;
+
+		if (!e->vals)
+			continue;	/* only a memo leaves them out: none here */
+		if (fresh) {
+			r = row_new(t, e);
+			t->appeared++;
+		} else if (r->fresh) {
+			continue;	/* a duplicate key in one frame: first wins */
+		}
+		t->byentry[t->nbyentry++] = r;
+		for (j = 0; j < t->ncols; j++) {
+			uint64_t v = e->vals[j];
+
+			if (t->cols[j].gauge) {
+				r->total[j] = fresh ? v : fold_extreme(&t->cols[j], r->total[j], v);
+				continue;
+			}
+			r->total[j] += v;
+			r->delta[j] = v;
+			r->rate[j] = v && t->interval > 0 ? v / t->interval : 0;
+		}
+		free(r->extra);
+		r->extra = e->extra ? xstrdup(e->extra) : NULL;
+		r->stale = 0;
+		r->fresh = true;
+	}
+	/* fresh marks this frame's rows above; it means new keys to the screen */
+	for (i = 0; i < t->nbyentry; i++)
+		t->byentry[i]->fresh = false;
+	for (i = t->nrows - t->appeared; i < t->nrows; i++)
+		t->rows[i]->fresh = !first;
+	if (t->appeared)
+		rank_keys(t);
+	table_sort_top(t, t->sort_limit);
 	return 0;
 }
 

@@ -133,6 +133,16 @@ void table_free(struct table *t);
 int table_update(struct table *t, const struct hp_hist *h, double now);
 
 /*
+ * Fold in one interval frame (source_interval()): its values are the events
+ * since the previous frame.  Totals add up across frames, a .max or .min
+ * keeps the run's extreme, and a key no longer in the frame keeps its row
+ * with no delta, as a key of a cumulative table with no new events does.
+ * Parse the frame without a memo.  Columns that change start the table
+ * over.  Returns 0.
+ */
+int table_add_interval(struct table *t, const struct hp_hist *h, double now);
+
+/*
  * For hp_parse_memo (ctx is the table): the row whose entry was this line,
  * or whose line had this key part, in the latest frame, or NULL.  The row
  * that was entry idx is tried first: a table read again in the same order
@@ -140,6 +150,13 @@ int table_update(struct table *t, const struct hp_hist *h, double now);
  */
 const void *table_known_line(void *ctx, size_t idx, const char *line, size_t len);
 const void *table_known_key(void *ctx, size_t idx, const char *line, size_t key_len);
+
+/*
+ * The kernel's table is full: a new key is only dropped, which the hist
+ * file's poll() does not report (it wakes on hits), so "unchanged" cannot
+ * be trusted; read it anyway.
+ */
+bool table_full(const struct table *t);
 
 /* Forget the rows and the baseline (after histtop clears the kernel table). */
 void table_reset(struct table *t);

@@ -48,6 +48,9 @@ struct tfs {
 	char *hist_path;
 	bool no_hist_poll;		/* the hist file has no poll(): always read */
 	char *readme;
+	/* the event's hist_interval file, holding histtop's interval hist */
+	int interval_fd;
+	char *interval_path;
 };
 
 static const char *tfs_readme(struct tfs *t);
@@ -117,6 +120,7 @@ struct tfs *tfs_open(const char *dir, char **err)
 	t->root = xstrdup(root);
 	t->hist_fd = -1;
 	t->lock_fd = -1;
+	t->interval_fd = -1;
 	t->top = tracefs_instance_alloc(t->root, NULL);
 	if (!t->top) {
 		*err = xasprintf("%s: %s", root, strerror(errno));
@@ -138,6 +142,7 @@ void tfs_close(struct tfs *t)
 		return;
 	if (t->hist_fd >= 0)
 		close(t->hist_fd);
+	tfs_interval_close(t);
 	if (t->lock_fd >= 0)
 		close(t->lock_fd);
 	free(t->hist_path);
@@ -600,30 +605,59 @@ static char *event_fields(struct tfs *t, const char *sys, const char *event)
 	return sb.len ? sb_detach(&sb) : (sb_free(&sb), NULL);
 }
 
-int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const char *trigger,
-		    char **err)
+/* The whole file from offset 0 into *out (overwritten), one pread() a block. */
+static int read_from_start(int fd, const char *path, struct strbuf *out, char **err)
+{
+	ssize_t n;
+
+	out->len = 0;
+	for (;;) {
+		out->buf = xgrow(out->buf, &out->cap, out->len + 65536 + 1, 1);
+		n = pread(fd, out->buf + out->len, 65536, out->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = xasprintf("reading %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		out->len += n;
+	}
+	out->buf[out->len] = '\0';
+	return 0;
+}
+
+/* The kernel can keep what trigger asks for; else -1 and *err says why. */
+static int trigger_supported(struct tfs *t, const char *trigger, char **err)
 {
 	struct hp_trigger tr;
-	bool parsed = !hp_trigger_parse(trigger, &tr);
-	char *elog, *fields, **v;
-	int e;
+	char **v;
+	int ret = 0;
 
-	for (v = parsed ? tr.vals : NULL; v && *v && !hp_col_is_extreme(*v); v++)
+	if (hp_trigger_parse(trigger, &tr))
+		return 0;	/* the kernel will say */
+	for (v = tr.vals; *v && !hp_col_is_extreme(*v); v++)
 		;
-	if (v && *v && !tfs_readme_has(t, TFS_FEATURE_MINMAX)) {
+	if (*v && !tfs_readme_has(t, TFS_FEATURE_MINMAX)) {
 		*err = xasprintf("this kernel cannot keep '%s': its tracefs README lists no "
 				 ".max/.min value modifiers\n(they come with the hist "
 				 "trigger patches in histtop's linux/ directory; without "
 				 "them use a sum, or onmax() on a variable)", *v);
-		goto fail;
+		ret = -1;
 	}
-	tracefs_error_clear(t->inst);
-	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0) {
-		if (parsed)
-			hp_trigger_free(&tr);
-		return 0;
-	}
-	e = errno;
+	hp_trigger_free(&tr);
+	return ret;
+}
+
+/* Why the kernel refused trigger with errno e: its error_log entry, or our guess. */
+static void trigger_rejected(struct tfs *t, const char *sys, const char *event,
+			     const char *trigger, int e, char **err)
+{
+	struct hp_trigger tr;
+	bool parsed = !hp_trigger_parse(trigger, &tr);
+	char *elog, *fields;
+
 	elog = tracefs_error_last(t->inst);
 	if (elog && *elog) {
 		fields = strstr(elog, "Couldn't find field") || strstr(elog, "Invalid field") ?
@@ -633,7 +667,7 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 				 fields ? "fields of this event: " : "", fields ? fields : "");
 		free(fields);
 		free(elog);
-		goto fail;
+		goto out;
 	}
 	free(elog);
 	/*
@@ -650,7 +684,7 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 			*err = xasprintf("the kernel rejected the trigger (EINVAL): %s\n%s", trigger,
 					 why);
 			free(why);
-			goto fail;
+			goto out;
 		}
 	}
 	if (e == EEXIST)
@@ -659,10 +693,85 @@ int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const cha
 	else
 		*err = xasprintf("cannot add trigger '%s' to %s:%s: %s%s", trigger, sys, event,
 				 strerror(e), e == EACCES || e == EPERM ? " (histtop needs root)" : "");
-fail:
+out:
 	if (parsed)
 		hp_trigger_free(&tr);
+}
+
+int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		    char **err)
+{
+	if (trigger_supported(t, trigger, err))
+		return -1;
+	tracefs_error_clear(t->inst);
+	if (tracefs_event_file_append(t->inst, sys, event, "trigger", trigger) >= 0)
+		return 0;
+	trigger_rejected(t, sys, event, trigger, errno, err);
 	return -1;
+}
+
+bool tfs_interval_supported(struct tfs *t, const char *sys, const char *event)
+{
+	char *path = event_path(t, sys, event, "hist_interval");
+	bool ok = access(path, F_OK) == 0;
+
+	free(path);
+	return ok;
+}
+
+int tfs_interval_open(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		      char **err)
+{
+	size_t len = strlen(trigger);
+	ssize_t n;
+
+	if (trigger_supported(t, trigger, err))
+		return -1;
+	tfs_interval_close(t);
+	t->interval_path = event_path(t, sys, event, "hist_interval");
+	t->interval_fd = open(t->interval_path, O_RDWR | O_CLOEXEC);
+	if (t->interval_fd < 0) {
+		*err = xasprintf("%s: %s", t->interval_path, strerror(errno));
+		return -1;
+	}
+	tracefs_error_clear(t->inst);
+	do
+		n = write(t->interval_fd, trigger, len);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)len)
+		return 0;
+	trigger_rejected(t, sys, event, trigger, n < 0 ? errno : EIO, err);
+	tfs_interval_close(t);
+	return -1;
+}
+
+int tfs_interval_read(struct tfs *t, struct strbuf *out, char **err)
+{
+	/* a read from offset 0 takes the interval; the rest follows on */
+	return read_from_start(t->interval_fd, t->interval_path, out, err);
+}
+
+int tfs_interval_control(struct tfs *t, const char *word, char **err)
+{
+	ssize_t n;
+
+	do
+		n = write(t->interval_fd, word, strlen(word));
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		*err = xasprintf("%s: %s: %s", t->interval_path, word, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void tfs_interval_close(struct tfs *t)
+{
+	if (t->interval_fd >= 0)
+		close(t->interval_fd);	/* the kernel removes the hist */
+	t->interval_fd = -1;
+	free(t->interval_path);
+	t->interval_path = NULL;
 }
 
 int tfs_trigger_remove(struct tfs *t, const char *sys, const char *event, const char *trigger,
@@ -705,7 +814,6 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 		  char **err)
 {
 	struct stat st;
-	ssize_t n;
 
 	if (!t->hist_path)
 		t->hist_path = event_path(t, sys, event, "hist");
@@ -724,22 +832,7 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 		t->hist_dev = st.st_dev;
 		t->hist_ino = st.st_ino;
 	}
-	out->len = 0;
-	for (;;) {
-		out->buf = xgrow(out->buf, &out->cap, out->len + 65536 + 1, 1);
-		n = pread(t->hist_fd, out->buf + out->len, 65536, out->len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			*err = xasprintf("reading %s: %s", t->hist_path, strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			break;
-		out->len += n;
-	}
-	out->buf[out->len] = '\0';
-	return 0;
+	return read_from_start(t->hist_fd, t->hist_path, out, err);
 }
 
 int tfs_hist_changed(struct tfs *t)

@@ -59,6 +59,24 @@ int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **er
 /* Append a trigger; on rejection *err holds the kernel's error_log entry. */
 int tfs_trigger_add(struct tfs *t, const char *sys, const char *event, const char *trigger,
 		    char **err);
+/*
+ * Interval reads: the event has a hist_interval file, so the kernel can read
+ * a hist and start it afresh in one step (the series in linux/).
+ */
+bool tfs_interval_supported(struct tfs *t, const char *sys, const char *event);
+/*
+ * Make an interval hist of trigger through the event's hist_interval file.
+ * It lives as long as the file stays open: tfs_interval_close(), tfs_close()
+ * or histtop's exit, whatever the exit, removes it.
+ */
+int tfs_interval_open(struct tfs *t, const char *sys, const char *event, const char *trigger,
+		      char **err);
+/* The hist text of the events since the last read; the next interval starts. */
+int tfs_interval_read(struct tfs *t, struct strbuf *out, char **err);
+/* Write "pause" or "cont" to the interval hist. */
+int tfs_interval_control(struct tfs *t, const char *word, char **err);
+void tfs_interval_close(struct tfs *t);
+
 /* Append "!trigger". */
 int tfs_trigger_remove(struct tfs *t, const char *sys, const char *event, const char *trigger,
 		       char **err);

@@ -28,6 +28,7 @@ struct norm {
 	char *clock;		/* clock=, or NULL */
 	unsigned long size;
 	char *filter;		/* blank runs folded to one blank */
+	bool interval;		/* :interval, a hist read through hist_interval */
 };
 
 struct strv {
@@ -216,6 +217,8 @@ static int normalise(const char *s, struct norm *n)
 	for (p = t.other; *p; p++) {
 		if (!strcmp(*p, "nohitcount") || !strcmp(*p, "NOHC")) {
 			n->hitcount = false;
+		} else if (!strcmp(*p, "interval")) {
+			n->interval = true;
 		} else if (!strncmp(*p, "size=", 5)) {
 			char *end;
 			unsigned long v = strtoul(*p + 5, &end, 0);
@@ -297,12 +300,39 @@ bool trig_same(const char *a, const char *b)
 	same = str_eq(x.name, y.name) && strv_eq(x.keys, y.keys) && strv_eq(x.vals, y.vals) &&
 	       x.hitcount == y.hitcount && strv_eq(x.vars, y.vars) &&
 	       strv_eq(x.sort, y.sort) && strv_eq(x.other, y.other) && x.size == y.size &&
-	       str_eq(x.filter, y.filter) &&
+	       str_eq(x.filter, y.filter) && x.interval == y.interval &&
 	       /* the kernel prints clock= only for triggers that use timestamps */
 	       (!x.clock || !y.clock || !strcmp(x.clock, y.clock));
 	norm_free(&x);
 	norm_free(&y);
 	return same;
+}
+
+bool trig_is_interval(const char *trigger)
+{
+	struct norm n;
+	bool interval;
+
+	if (normalise(trigger, &n))
+		return false;
+	interval = n.interval;
+	norm_free(&n);
+	return interval;
+}
+
+bool trig_interval_ok(const char *trigger)
+{
+	struct norm n;
+	bool ok;
+	char **v;
+
+	if (normalise(trigger, &n))
+		return false;
+	ok = !n.name && !*n.vars && !*n.other;
+	for (v = n.vals; ok && *v; v++)
+		ok = !strstr(*v, ".percent") && !strstr(*v, ".graph");
+	norm_free(&n);
+	return ok;
 }
 
 bool trig_keys_same(const char *keys, const char *trigger)

@@ -33,6 +33,18 @@
  */
 bool trig_same(const char *a, const char *b);
 
+/* trigger is an interval hist (":interval", made through a hist_interval file). */
+bool trig_is_interval(const char *trigger);
+
+/*
+ * The kernel can read trigger in intervals (a hist_interval file makes
+ * it), and histtop can add the intervals up to the totals the trigger
+ * would show: no name=, variables or actions (the kernel refuses them in
+ * an interval hist), no .percent or .graph (a share of one interval does
+ * not add up).
+ */
+bool trig_interval_ok(const char *trigger);
+
 /* keys ("stacktrace,id.syscall", as for -k) are the keys of trigger, in order. */
 bool trig_keys_same(const char *keys, const char *trigger);
 

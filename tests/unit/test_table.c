@@ -615,6 +615,85 @@ static void test_key_sort(void)
 	table_free(t);
 }
 
+static void add(struct table *t, struct hp_snapshot *s, double now)
+{
+	table_add_interval(t, &s->hists[0], now);
+	hp_snapshot_free(s);
+}
+
+/* Interval frames: each is the events since the last; histtop adds them up. */
+static void test_interval(void)
+{
+	struct table *t = table_new();
+	const struct tb_row *a, *b;
+
+	add(t, frame(0, 2, "a", 10UL, 100UL, "b", 1UL, 5UL), 100.0);
+	a = row(t, "comm: a");
+	ok(a && a->total[0] == 10 && a->delta[0] == 10,
+	   "interval: the first frame's events are its delta too");
+	add(t, frame(0, 1, "a", 5UL, 60UL), 102.0);
+	a = row(t, "comm: a");
+	b = row(t, "comm: b");
+	is_u64(a->total[0], 15, "interval: a's hits add up, 10 + 5");
+	is_u64(a->total[1], 160, "interval: a's bytes add up, 100 + 60");
+	is_u64(a->delta[1], 60, "interval: a's delta is the frame's value");
+	ok(a->rate[1] > 29.99 && a->rate[1] < 30.01, "interval: 30 bytes/s over 2 s");
+	ok(b && b->total[0] == 1 && b->delta[0] == 0 && !b->stale,
+	   "interval: b, not in the frame, keeps its total with no delta");
+	is_u64(t->hits, 16, "interval: Hits adds up");
+	is_u64(t->hits_delta, 5, "interval: Hits delta is the frame's");
+	add(t, frame(0, 1, "c", 2UL, 20UL), 103.0);
+	ok(row(t, "comm: c") && row(t, "comm: c")->fresh, "interval: c is new");
+	is_u64(row(t, "comm: a")->delta[0], 0, "interval: a's delta goes back to 0");
+	is_u64(t->nrows, 3, "interval: no row ever vanishes");
+	is_u64(table_sum(t, 0, false), 18, "interval: totals sum over every row");
+	is_str(t->rows[0]->key, "comm: c", "interval: sorted by delta, c first");
+	table_free(t);
+}
+
+/* An extreme of several intervals is the extreme of the run. */
+static void test_interval_extremes(void)
+{
+	static const char *const frames[] = {
+		"{ a: 1 } hitcount: 3  b.max: 70  b.min: -5\n",
+		"{ a: 1 } hitcount: 2  b.max: 40  b.min: -9\n",
+		"{ a: 1 } hitcount: 1  b.max: 90  b.min: 2\n",
+	};
+	struct table *t = table_new();
+	char *err = NULL;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct strbuf sb;
+
+		sb_init(&sb);
+		sb_printf(&sb, "# event histogram\n#\n# trigger info: hist:keys=a:vals=hitcount,"
+			  "b.max,b.min:sort=hitcount:size=64:interval [active]\n#\n\n%s"
+			  "\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 2\n", frames[i]);
+		add(t, hp_parse(sb.buf, sb.len, &err), i + 1);
+		sb_free(&sb);
+	}
+	is_u64(t->rows[0]->total[0], 6, "interval: hitcount 3 + 2 + 1");
+	is_u64(t->rows[0]->total[1], 90, "interval: .max is the largest of the intervals'");
+	ok((int64_t)t->rows[0]->total[2] == -9, "interval: .min the smallest, signed");
+	is_u64(t->rows[0]->delta[1], 0, "interval: an extreme has no delta");
+	is_u64(t->dropped, 6, "interval: Dropped adds up the intervals'");
+	is_u64(t->dropped_delta, 2, "interval: the last interval dropped 2");
+	table_free(t);
+}
+
+/* The hist file's poll() misses drops: a full table is always read. */
+static void test_full(void)
+{
+	struct table *t = table_new();
+
+	update(t, frame(0, 2, "a", 1UL, 1UL, "b", 1UL, 1UL), 1.0);
+	ok(!table_full(t), "2 of 2048 entries: not full");
+	t->size = 2;
+	ok(table_full(t), "2 of 2 entries: full");
+	table_free(t);
+}
+
 int main(void)
 {
 	test_deltas();
@@ -629,5 +708,8 @@ int main(void)
 	test_memo_parse();
 	test_memo_same_table();
 	test_memo_shape_change();
+	test_interval();
+	test_interval_extremes();
+	test_full();
 	return done_testing();
 }

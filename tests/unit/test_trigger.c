@@ -278,6 +278,28 @@ static void test_counts_and_limits(void)
 	is_u64(trig_size_rounded(131073), 0, "size 131073: beyond 2^17");
 }
 
+static void test_interval(void)
+{
+	ok(trig_interval_ok("hist:keys=common_pid:vals=hitcount,count.max if comm == \"x\""),
+	   "interval: keys, sums and extremes can be read in intervals");
+	ok(!trig_interval_ok("hist:keys=common_pid:vals=count.percent"),
+	   "interval: not a .percent (a share of one interval)");
+	ok(!trig_interval_ok("hist:keys=common_pid:vals=count.graph"), "interval: not a .graph");
+	ok(!trig_interval_ok("hist:keys=common_pid:name=foo"), "interval: not a named hist");
+	ok(!trig_interval_ok("hist:keys=common_pid:ts=common_timestamp"), "interval: no variables");
+	ok(!trig_interval_ok("hist:keys=common_pid:onmax(count).save(count)"),
+	   "interval: no actions");
+	ok(trig_is_interval("hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048:interval "
+			    "if comm == \"x\" [active]"), "interval: the kernel's print is one");
+	ok(!trig_is_interval("hist:keys=common_pid:vals=hitcount [active]"),
+	   "interval: an ordinary trigger is not");
+	ok(trig_same("hist:keys=common_pid:interval if comm == \"x\"",
+		     "hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048:interval "
+		     "if comm == \"x\" [active]"), "interval: histtop's text is the kernel's");
+	ok(!trig_same("hist:keys=common_pid", "hist:keys=common_pid:interval [active]"),
+	   "interval: an interval hist is not the same trigger as an ordinary one");
+}
+
 int main(void)
 {
 	size_t i;
@@ -286,6 +308,7 @@ int main(void)
 	test_every_fixture();
 	test_spellings();
 	test_counts_and_limits();
+	test_interval();
 	for (i = 0; i < NCASES; i++)
 		hp_snapshot_free(snaps[i]);
 	return done_testing();
