@@ -160,13 +160,14 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 	 * of another reader's, not the totals.
 	 */
 	for (i = 0; i < s->nhists; i++) {
+		bool other_interval = o->attach && trig_is_interval(s->hists[i].trigger);
+
 		if (want ? trig_same(want, s->hists[i].trigger) :
-		    o->keys && !trig_is_interval(s->hists[i].trigger) &&
-		    trig_keys_same(o->keys, s->hists[i].trigger))
+		    o->keys && !other_interval && trig_keys_same(o->keys, s->hists[i].trigger))
 			return &s->hists[i];
 	}
 	for (i = 0; !want && !o->keys && i < s->nhists; i++)
-		if (!trig_is_interval(s->hists[i].trigger))
+		if (!o->attach || !trig_is_interval(s->hists[i].trigger))
 			return &s->hists[i];
 	if (want)
 		*err = xasprintf("histtop's trigger is gone from %s (removed by someone else?)",

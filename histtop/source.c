@@ -99,6 +99,14 @@ static int replay_read(struct source *s, struct strbuf *out, char **err)
 		sb_add(out, buf, n);
 	close(fd);
 	s->next++;
+	{
+		/* frames an interval hist printed (--export of one) add up */
+		const char *info = strstr(out->buf, "# trigger info: ");
+		char *line = info ? xstrndup(info + 16, strcspn(info + 16, "\n")) : NULL;
+
+		s->interval = line && trig_is_interval(line);
+		free(line);
+	}
 	return 0;
 }
 

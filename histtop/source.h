@@ -35,8 +35,8 @@ int source_read(struct source *s, struct strbuf *out, char **err);
  */
 bool source_unchanged(struct source *s);
 /*
- * Each frame is the events since the previous one (an interval hist):
- * the caller keeps the totals.
+ * Each frame is the events since the previous one (an interval hist, or
+ * replayed frames that one printed): the caller keeps the totals.
  */
 bool source_interval(const struct source *s);
 /* Pause, continue or clear the kernel's aggregation (live only). */

@@ -11,6 +11,9 @@
  *   histread held FILE      open, read to EOF once, then print the kernel memory
  *                           the open reader holds (MemAvailable before the open
  *                           minus after the read, KiB), then close
+ *   histread fd FD OUT      read the open fd FD once from offset 0 to EOF (an
+ *                           interval of a hist_interval file the shell holds),
+ *                           write what it read to OUT; prints "fd bytes=B ms=M"
  *
  * Prints "MODE bytes=B reads=N median_ms=M min_ms=M" (fresh/reuse/first).
  * Statically linked: it runs in the guest.
@@ -76,6 +79,28 @@ int main(int argc, char **argv)
 	long bytes = 0, n, i;
 	int fd = -1, reuse, first;
 
+	if (argc == 4 && !strcmp(argv[1], "fd")) {
+		static char text[64 << 20];
+		double t0 = now_ms(), ms;
+		ssize_t r;
+		FILE *f;
+
+		fd = atoi(argv[2]);
+		while ((r = pread(fd, text + bytes, sizeof(text) - bytes, bytes)) > 0)
+			bytes += r;
+		ms = now_ms() - t0;
+		if (r < 0) {
+			perror("histread: pread");
+			return 1;
+		}
+		f = fopen(argv[3], "w");
+		if (!f || fwrite(text, 1, bytes, f) != (size_t)bytes || fclose(f)) {
+			perror(argv[3]);
+			return 1;
+		}
+		printf("fd bytes=%ld ms=%.2f\n", bytes, ms);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "held")) {
 		long before, after;
 
@@ -94,7 +119,8 @@ int main(int argc, char **argv)
 	}
 	if (argc != 4 || (strcmp(argv[1], "fresh") && strcmp(argv[1], "reuse") &&
 			  strcmp(argv[1], "first"))) {
-		fputs("usage: histread fresh|reuse|first N FILE | histread held FILE\n", stderr);
+		fputs("usage: histread fresh|reuse|first N FILE | histread held FILE | "
+		      "histread fd FD OUT\n", stderr);
 		return 2;
 	}
 	first = !strcmp(argv[1], "first");

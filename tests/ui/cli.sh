@@ -305,4 +305,19 @@ is "$rc" 1 "an unknown event with an ESC in its name: exit 1"
 like "$err" 'sys_enter_r\\x1b\[31m' "the error shows the ESC as \\x1b"
 case $err in *"$(printf '\033')"*) ok 1 "no raw ESC on standard error" ;; *) ok 0 "no raw ESC on standard error" ;; esac
 
+# replayed frames of an interval hist add up, as they did live
+mkdir -p "$tmp/rpi"
+for i in 1 2 3; do
+	printf '%s\n' "# event histogram" "#" \
+		"# trigger info: hist:keys=common_pid:vals=hitcount,count:sort=hitcount:size=2048:interval [active]" \
+		"#" "" "{ common_pid: 7 } hitcount: $i  count: $((i * 10))" \
+		"{ common_pid: $((10 + i)) } hitcount: 1  count: 5" "" "Totals:" \
+		"    Hits: $((i + 1))" "    Entries: 2" "    Dropped: $((i - 1))" >"$tmp/rpi/$i.hist"
+done
+out=$("$HISTTOP" --replay "$tmp/rpi" --json -d 0.01 | tail -n 1)
+is "$(printf '%s' "$out" | jq -c '[.rows[] | select(.keys.common_pid == "7") | .total][0]')" \
+	'{"hitcount":6,"count":60}' "replay of interval frames: pid 7's three intervals add up"
+is "$(printf '%s' "$out" | jq -c '[(.rows | length), .hits, .dropped, .dropped_delta]')" '[4,9,3,2]' \
+	"replay of interval frames: every key kept, Hits and Dropped add up"
+
 done_testing

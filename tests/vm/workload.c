@@ -6,7 +6,8 @@
  *   workload [-c COMM] write N SIZE   N write(2)s of SIZE bytes to /dev/null
  *   workload [-c COMM] sizes N [FIRST] N read(2)s from /dev/zero of 1..N bytes
  *                                     (FIRST..FIRST+N-1 with FIRST)
- *   workload [-c COMM] wsizes N       N write(2)s to /dev/null of 1..N bytes
+ *   workload [-c COMM] wsizes N [FIRST] N write(2)s to /dev/null of 1..N bytes
+ *                                     (FIRST..FIRST+N-1 with FIRST)
  *   workload [-c COMM] rets N         read(2)s returning 1..N, then -EBADF (-9)
  *                                     and -EISDIR (-21): signed extremes
  *                                     (the buffer is never read: no copying)
@@ -36,7 +37,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N [FIRST] | wsizes N | rets N | pipes N | getpid N | [r]opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N [FIRST] | wsizes N [FIRST] | rets N | pipes N | getpid N | [r]opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -123,12 +124,12 @@ int main(int argc, char **argv)
 				return 1;
 		return 0;
 	}
-	if (!strcmp(argv[i], "wsizes") && argc - i == 2) {
-		long n = num(argv[i + 1]), k;
+	if (!strcmp(argv[i], "wsizes") && (argc - i == 2 || argc - i == 3)) {
+		long n = num(argv[i + 1]), first = argc - i == 3 ? num(argv[i + 2]) : 1, k;
 		int fd = open("/dev/null", O_WRONLY);
 		static char one;
 
-		for (k = 1; k <= n; k++)
+		for (k = first; k < first + n; k++)
 			if (write(fd, &one, k) != k) {
 				perror("workload: write");
 				return 1;
