@@ -692,7 +692,8 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 		const char *k = NULL;
 		bool same;
 
-		e->memo = c->memo->known_line(c->memo->ctx, h->nentries, line, n);
+		e->memo = c->memo->known_line ?
+			  c->memo->known_line(c->memo->ctx, h->nentries, line, n) : NULL;
 		same = e->memo != NULL;
 		if (!same && (k = key_close(c, line, line + n))) {
 			k++;	/* the key part ends after its '}' */

@@ -106,6 +106,7 @@ struct hp_snapshot *hp_parse(const char *buf, size_t len, char **err);
  * check it.
  */
 struct hp_memo {
+	/* NULL: no line is the same (interval frames: new events, whatever the text) */
 	const void *(*known_line)(void *ctx, size_t idx, const char *line, size_t len);
 	const void *(*known_key)(void *ctx, size_t idx, const char *line, size_t key_len);
 	void *ctx;

@@ -218,6 +218,7 @@ static int take_frame(struct run *r, char **err)
 	const struct hp_hist *h;
 	struct hp_snapshot *s;
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
+	struct hp_memo key_memo = { NULL, table_known_key, r->t };
 	char *perr = NULL;
 	double t0 = now_cpu(), t1, t2;
 	bool interval = source_interval(r->src);
@@ -238,8 +239,10 @@ static int take_frame(struct run *r, char **err)
 	 * Lines the table saw in the last frame are not parsed again; when the
 	 * columns changed under that memo, the table says so: parse it all.
 	 */
-	for (try = r->no_memo || interval; ; try++) {
-		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : &memo, &perr);
+	for (try = r->no_memo; ; try++) {
+		/* an interval's line is new events even when its text was seen */
+		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : interval ? &key_memo : &memo,
+				  &perr);
 		if (!s) {
 			*err = xasprintf("unreadable hist text%s: %s", r->good.buf ?
 					 ", showing the last good frame" : "", perr);
@@ -252,11 +255,7 @@ static int take_frame(struct run *r, char **err)
 			/* histtop never adds its trigger again: it will not come back */
 			return source_trigger(r->src) ? -2 : -1;
 		}
-		if (interval) {
-			table_add_interval(r->t, h, now_mono());
-			break;
-		}
-		if (!table_update(r->t, h, now_mono()) || try)
+		if (!(interval ? table_add_interval : table_update)(r->t, h, now_mono()) || try)
 			break;
 		hp_snapshot_free(s);
 	}

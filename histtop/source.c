@@ -297,7 +297,7 @@ int source_close(struct source *s, char **err)
 		s->installed = false;
 	if (s->installed && tfs_trigger_remove(s->tfs, s->system, s->event, s->trigger, err))
 		ret = -1;
-	if (s->interval)
+	if (s->interval && s->tfs)
 		tfs_interval_close(s->tfs);	/* before the instance goes: it holds it */
 	if (s->tfs && s->kind == SRC_LIVE && !s->keep && !*err && tfs_drop_instance(s->tfs, err))
 		ret = -1;

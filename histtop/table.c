@@ -693,9 +693,10 @@ static uint64_t fold_extreme(const struct tb_col *c, uint64_t run, uint64_t v)
 int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 {
 	bool first = t->frames == 0;
-	size_t i, j;
+	size_t i, j, nprev;
 
-	frame_begin(t, h, now);	/* no memo here: cannot fail */
+	if (frame_begin(t, h, now))
+		return -1;
 	t->cleared = false;
 	t->hits_delta = h->hits;
 	t->hits += h->hits;
@@ -715,14 +716,21 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 	t->appeared = 0;
 	t->vanished = 0;
 	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
+	nprev = t->nbyentry;
 	t->nbyentry = 0;
 	for (i = 0; i < h->nentries; i++) {
 		const struct hp_entry *e = &h->entries[i];
-		struct tb_row *r = lookup(t, e->key);
+		/*
+		 * A key the memo knew is its row; else the kernel's order often
+		 * stands: try the row the last frame had here.
+		 */
+		struct tb_row *r = e->memo ? (struct tb_row *)e->memo :
+				   i < nprev && !strcmp(t->byentry[i]->key, e->key) ?
+				   t->byentry[i] : lookup(t, e->key);
 		bool fresh = !r;
 
 		if (!e->vals)
-			continue;	/* only a memo leaves them out: none here */
+			continue;	/* a memo of whole lines: not for intervals */
 		if (fresh) {
 			r = row_new(t, e);
 			t->appeared++;
@@ -741,8 +749,11 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 			r->delta[j] = v;
 			r->rate[j] = v && t->interval > 0 ? v / t->interval : 0;
 		}
-		free(r->extra);
-		r->extra = e->extra ? xstrdup(e->extra) : NULL;
+		if (!e->memo) {
+			free(r->extra);
+			r->extra = e->extra ? xstrdup(e->extra) : NULL;
+		}
+		set_text(t, r, e);
 		r->stale = 0;
 		r->fresh = true;
 	}

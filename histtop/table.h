@@ -137,8 +137,8 @@ int table_update(struct table *t, const struct hp_hist *h, double now);
  * since the previous frame.  Totals add up across frames, a .max or .min
  * keeps the run's extreme, and a key no longer in the frame keeps its row
  * with no delta, as a key of a cumulative table with no new events does.
- * Parse the frame without a memo.  Columns that change start the table
- * over.  Returns 0.
+ * Parse the frame with a memo of keys only (no known_line).  Columns that
+ * change start the table over.  Returns 0, or -1 as table_update does.
  */
 int table_add_interval(struct table *t, const struct hp_hist *h, double now);
 

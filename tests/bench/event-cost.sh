@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of tests/bench/run --events: the per-event cost of a hist
 # trigger on syscalls:sys_enter_write, measured by evcost with no trigger,
-# with a sum-only trigger, and with the same trigger plus .max and .min.
+# with a sum-only trigger, with the same trigger plus .max and .min, and
+# with the sum-only trigger made an interval hist (a hist_interval file
+# held open, where the kernel has one: the same trigger, its map loaded
+# once per event through a pointer a read may swap).
 # The three setups take turns, ROUNDS times, so drift hits them alike.
 # Prints "SETUP median_ns=M" lines (the median over the turns).
 . /tests/vm/tap.sh
@@ -27,9 +30,15 @@ while [ "$i" -lt "$turns" ]; do
 		run sum+max+min >>/tmp/evcost
 		trig $ev "!$ext"
 	fi
+	if [ -e "$EV/$ev/hist_interval" ]; then
+		exec 3<>"$EV/$ev/hist_interval"
+		echo "$sum" >&3
+		run sum-interval >>/tmp/evcost
+		exec 3>&-
+	fi
 	i=$((i + 1))
 done
-for s in none sum sum+max+min; do
+for s in none sum sum+max+min sum-interval; do
 	grep "^$s " /tmp/evcost | sort -n -k2 | awk -v s="$s" '
 		{ v[NR] = $2 } END { if (NR) printf "%s median_ns=%s turns=%d\n", s, v[int((NR + 1) / 2)], NR }'
 done

@@ -314,7 +314,9 @@ for i in 1 2 3; do
 		"{ common_pid: $((10 + i)) } hitcount: 1  count: 5" "" "Totals:" \
 		"    Hits: $((i + 1))" "    Entries: 2" "    Dropped: $((i - 1))" >"$tmp/rpi/$i.hist"
 done
-out=$("$HISTTOP" --replay "$tmp/rpi" --json -d 0.01 | tail -n 1)
+"$HISTTOP" --replay "$tmp/rpi" --json -d 0.01 >"$tmp/rpi.json"
+is "$?" 0 "replay of interval frames: exit 0"
+out=$(tail -n 1 "$tmp/rpi.json")
 is "$(printf '%s' "$out" | jq -c '[.rows[] | select(.keys.common_pid == "7") | .total][0]')" \
 	'{"hitcount":6,"count":60}' "replay of interval frames: pid 7's three intervals add up"
 is "$(printf '%s' "$out" | jq -c '[(.rows | length), .hits, .dropped, .dropped_delta]')" '[4,9,3,2]' \

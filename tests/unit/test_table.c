@@ -651,6 +651,33 @@ static void test_interval(void)
 	table_free(t);
 }
 
+/* The same line in two intervals is new events twice, with the key memo. */
+static void test_interval_memo(void)
+{
+	const char *text =
+		"# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,bytes:sort=hitcount:"
+		"size=2048:interval [active]\n#\n\n{ comm: a } hitcount: 2  bytes: 20\n"
+		"{ comm: b } hitcount: 1  bytes: 5\n\nTotals:\n    Hits: 3\n    Entries: 2\n"
+		"    Dropped: 0\n";
+	struct hp_memo memo = { NULL, table_known_key, NULL };
+	struct table *t = table_new();
+	struct hp_snapshot *s;
+	char *err = NULL;
+	int i, known = 0;
+
+	memo.ctx = t;
+	for (i = 0; i < 3; i++) {
+		s = hp_parse_memo(text, strlen(text), i ? &memo : NULL, &err);
+		known += s->hists[0].nmemo;
+		table_add_interval(t, &s->hists[0], i + 1);
+		hp_snapshot_free(s);
+	}
+	ok(known == 2, "interval memo: frames 2 and 3 took b's key from the memo");
+	is_u64(row(t, "comm: a")->total[1], 60, "interval memo: a's same line counted 3 times");
+	is_u64(row(t, "comm: b")->total[0], 3, "interval memo: b's too");
+	table_free(t);
+}
+
 /* An extreme of several intervals is the extreme of the run. */
 static void test_interval_extremes(void)
 {
@@ -710,6 +737,7 @@ int main(void)
 	test_memo_shape_change();
 	test_interval();
 	test_interval_extremes();
+	test_interval_memo();
 	test_full();
 	return done_testing();
 }
