@@ -657,15 +657,29 @@ static struct hp_entry *new_entry(struct hp_hist *h)
  * The '}' that closes an entry's key in [s, end), or NULL: the one followed
  * by the first column, "} hitcount:" (with nohitcount "}  bytes_req:").
  */
+/*
+ * The '}' that closes the key: the first "} NAME:" (NAME the first column),
+ * then the last one on that line.  A string key or a comm can hold the
+ * text "} hitcount:" itself; the values after the real one never hold a
+ * '}'.
+ */
 static const char *key_close(const struct cursor *c, const char *s, const char *end)
 {
 	size_t n = strlen(c->close);
-	const char *q;
+	const char *q, *found = NULL, *eol;
 
 	for (q = s; (q = memchr(q, '}', end - q)); q++)
 		if ((size_t)(end - q) >= n && !memcmp(q, c->close, n))
-			return q;
-	return NULL;
+			break;
+	if (!q)
+		return NULL;
+	eol = memchr(q, '\n', end - q);
+	if (!eol)
+		eol = end;
+	for (; q && q < eol; q = memchr(q + 1, '}', eol - q - 1))
+		if ((size_t)(eol - q) >= n && !memcmp(q, c->close, n))
+			found = q;
+	return found;
 }
 
 /* An entry that is one line with no extra lines after it: its line, or NULL. */

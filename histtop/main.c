@@ -169,9 +169,18 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 	for (i = 0; !want && !o->keys && i < s->nhists; i++)
 		if (!o->attach || !trig_is_interval(s->hists[i].trigger))
 			return &s->hists[i];
+	for (i = 0; !want && o->attach && i < s->nhists; i++)
+		if (trig_is_interval(s->hists[i].trigger) &&
+		    (!o->keys || trig_keys_same(o->keys, s->hists[i].trigger)))
+			break;
 	if (want)
 		*err = xasprintf("histtop's trigger is gone from %s (removed by someone else?)",
 				 source_desc(r->src));
+	else if (i < s->nhists)
+		*err = xasprintf("%s has only interval hists%s: each is read by the program that "
+				 "made it, and its hist file holds one interval, not totals; "
+				 "--attach shows ordinary hist triggers", source_desc(r->src),
+				 o->keys ? " with those keys" : "");
 	else if (o->keys)
 		*err = xasprintf("no histogram with keys=%s on %s", o->keys, source_desc(r->src));
 	else

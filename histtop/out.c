@@ -123,7 +123,9 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
 		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
-		t->size, t->dropped, t->dropped ? "  (raise --size)" : "",
+		t->size, t->dropped,
+		t->intervals ? (t->dropped_delta ? "  (raise --size or lower -d)" : "") :
+		t->dropped ? "  (raise --size)" : "",
 		table_sort_desc(t, sort, sizeof(sort)));
 	fprintf(f, "%-*s", (int)w, "KEY");
 	for (j = 0; j < t->ncols; j++)

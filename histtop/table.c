@@ -698,6 +698,7 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 	if (frame_begin(t, h, now))
 		return -1;
 	t->cleared = false;
+	t->intervals = true;
 	t->hits_delta = h->hits;
 	t->hits += h->hits;
 	t->dropped_delta = h->dropped;

@@ -109,6 +109,7 @@ struct table {
 	size_t vanished;	/* rows that vanished in the latest update */
 	size_t appeared;
 	bool cleared;		/* the latest update saw a kernel clear */
+	bool intervals;		/* frames are intervals (table_add_interval) */
 
 	size_t sort_limit;	/* table_update orders only this many rows (0: all) */
 	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */

@@ -420,7 +420,12 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 		snprintf(buf, sizeof(buf), "Dropped %" PRIu64 " (+%" PRIu64 ")", t->dropped,
 			 t->dropped_delta);
 		pen_put(u, &p, buf, pair(u, PAIR_ERR, A_REVERSE) | A_BOLD);
-		pen_put(u, &p, "  table full: raise --size", pair(u, PAIR_WARN, A_BOLD));
+		/* with intervals, only the last interval's drops say it is full */
+		if (!t->intervals)
+			pen_put(u, &p, "  table full: raise --size", pair(u, PAIR_WARN, A_BOLD));
+		else if (t->dropped_delta)
+			pen_put(u, &p, "  interval table full: raise --size or lower -d",
+				pair(u, PAIR_WARN, A_BOLD));
 	} else {
 		pen_put(u, &p, "Dropped 0", A_NORMAL);
 		if (t->size && t->entries * 10 >= t->size * 9)

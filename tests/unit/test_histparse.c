@@ -547,6 +547,31 @@ static void test_616_common_comm(void)
 	ok(e && !strcmp(e->parts[0], "fx c,d"), "6.16: the comm part");
 }
 
+/* A comm that spells "} hitcount: N" is part of the key, not its end. */
+static void test_spoofed_close(void)
+{
+	const char *text =
+		"# event histogram\n#\n# trigger info: hist:keys=common_pid.execname:vals=hitcount,"
+		"count:sort=hitcount:size=2048 [active]\n#\n\n"
+		"{ common_pid: x } hitcount: 1 [        51] } hitcount:          3  count:"
+		"          9\n"
+		"{ common_pid: okk             [        52] } hitcount:        500  count:"
+		"        500\n"
+		"\nTotals:\n    Hits: 503\n    Entries: 2\n    Dropped: 0\n";
+	char *err = NULL;
+	struct hp_snapshot *s = hp_parse(text, strlen(text), &err);
+
+	ok(s != NULL, "spoofed close: the text parses (%s)", err ? err : "ok");
+	if (!s)
+		return;
+	is_u64(s->hists[0].nentries, 2, "spoofed close: two entries");
+	ok(s->hists[0].entries[0].vals[0] == 3 && s->hists[0].entries[0].vals[1] == 9,
+	   "spoofed close: the real hitcount and count, not the name's");
+	ok(strstr(s->hists[0].entries[0].key, "x } hitcount: 1") != NULL,
+	   "spoofed close: the name is the key");
+	hp_snapshot_free(s);
+}
+
 int main(void)
 {
 	test_every_fixture_totals();
@@ -567,6 +592,7 @@ int main(void)
 	test_612_nohitcount();
 	test_612_varref();
 	test_616_common_comm();
+	test_spoofed_close();
 	while (nkept)
 		hp_snapshot_free(kept[--nkept]);
 	return done_testing();

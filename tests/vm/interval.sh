@@ -95,6 +95,22 @@ is "$(echo "$last" | jq .dropped)" 744 \
 	"--cumulative: the kernel dropped the other 744 reads (read though poll() saw no change)"
 is "$(cat $tmp/interval.err $tmp/cumulative.err)" "" "nothing on stderr"
 
+# --- a comm that spells the end of a key loses no interval ----------------
+histtop -e syscalls:sys_enter_read -k common_pid.execname \
+	--filter 'comm == "iv_s" || comm ~ "*hitcount*"' --json -d 0.1 -n 100000 \
+	>$tmp/spoof.json 2>$tmp/spoof.err &
+hpid=$!
+wait_lines $tmp/spoof.json 1
+workload -c 'x } hitcount: 1' read 7 1 &
+workload -c iv_s read 500 1
+wait $!
+sleep 0.5
+kill -INT $hpid
+wait $hpid
+is "$(sum_of $tmp/spoof.json iv_s hitcount)" 500 "beside a comm 'x } hitcount: 1': iv_s's 500 reads"
+is "$(sum_of $tmp/spoof.json 'x } hitcount: 1' hitcount)" 7 "and that comm's own 7, under its name"
+is "$(cat $tmp/spoof.err)" "" "nothing on stderr"
+
 # --- --attach next to an interval hist: the user's own table --------------
 mkdir $INST/iv_share
 echo 'hist:keys=common_pid.execname:vals=count if comm == "iv_u"' \
