@@ -16,6 +16,8 @@
  *                           write what it read to OUT; prints "fd bytes=B ms=M
  *                           cpu_ms=C" (elapsed, and CPU time: a wait for a
  *                           grace period is elapsed, not CPU)
+ *   histread once FD OUT    the same with one pread() of 64 MiB at offset 0,
+ *                           never reading on to a read that returns 0
  *
  * Prints "MODE bytes=B reads=N median_ms=M min_ms=M" (fresh/reuse/first).
  * Statically linked: it runs in the guest.
@@ -90,15 +92,19 @@ int main(int argc, char **argv)
 	long bytes = 0, n, i;
 	int fd = -1, reuse, first;
 
-	if (argc == 4 && !strcmp(argv[1], "fd")) {
+	if (argc == 4 && (!strcmp(argv[1], "fd") || !strcmp(argv[1], "once"))) {
+		int once = !strcmp(argv[1], "once");
 		static char text[64 << 20];
 		double t0 = now_ms(), c0 = cpu_ms(), ms, cpu;
 		ssize_t r;
 		FILE *f;
 
 		fd = atoi(argv[2]);
-		while ((r = pread(fd, text + bytes, sizeof(text) - bytes, bytes)) > 0)
+		while ((r = pread(fd, text + bytes, sizeof(text) - bytes, bytes)) > 0) {
 			bytes += r;
+			if (once)
+				break;
+		}
 		ms = now_ms() - t0;
 		cpu = cpu_ms() - c0;
 		if (r < 0) {

@@ -95,6 +95,24 @@ is "$(echo "$last" | jq .dropped)" 744 \
 	"--cumulative: the kernel dropped the other 744 reads (read though poll() saw no change)"
 is "$(cat $tmp/interval.err $tmp/cumulative.err)" "" "nothing on stderr"
 
+# --- the kernel's file: one pread() from offset 0 that takes it all -------
+# ends the interval, with no read returning 0 after it
+F=$EV/syscalls/sys_enter_read/hist_interval
+exec 3<>$F
+echo 'hist:keys=common_pid.execname:vals=count if comm ~ "iv_o*"' >&3
+workload -c iv_o1 read 10 3
+histread once 3 $tmp/once1 >/dev/null
+workload -c iv_o2 read 20 3
+histread once 3 $tmp/once2 >/dev/null
+histread once 3 $tmp/once3 >/dev/null
+exec 3>&-
+grep -q 'iv_o1.*count: *30$' $tmp/once1 && ! grep -q iv_o2 $tmp/once1
+ok $? "one pread() at 0: the first interval, iv_o1's 10 reads"
+grep -q 'iv_o2.*count: *60$' $tmp/once2 && ! grep -q iv_o1 $tmp/once2
+ok $? "the next pread() at 0: the next interval only, iv_o2's 20"
+grep -q 'Hits: 0' $tmp/once3
+ok $? "and the one after: an empty interval"
+
 # --- a comm that spells the end of a key loses no interval ----------------
 histtop -e syscalls:sys_enter_read -k common_pid.execname \
 	--filter 'comm == "iv_s" || comm ~ "*hitcount*"' --json -d 0.1 -n 100000 \
