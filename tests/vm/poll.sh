@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # histtop asks the hist file's poll() (6.14, backported to 6.12.y) before
 # reading: an idle table is read once, a change shows within one interval;
-# on a kernel without it every refresh reads.  TAP on stdout.
+# on a kernel without it every refresh reads.  poll() matters to the
+# cumulative table only (an interval read is new text each time):
+# --cumulative, a no-op where the kernel has no hist_interval.  TAP.
 . "$(dirname "$0")/tap.sh"
 tmp=/tmp/histtop-poll
 rm -rf $tmp
@@ -19,7 +21,7 @@ unchanged() { sed -n 's/.*refreshes (\([0-9]*\) unchanged, not read).*/\1/p' "$1
 reset_triggers
 
 # an idle table: nothing matches the filter
-histtop -e syscalls:sys_enter_read -k common_pid --filter 'comm == "ht_none"' -b -d 0.2 -n 10 \
+histtop --cumulative -e syscalls:sys_enter_read -k common_pid --filter 'comm == "ht_none"' -b -d 0.2 -n 10 \
 	--profile >$tmp/idle.txt 2>$tmp/idle.err
 is "$?" 0 "idle table: exit 0"
 is "$(grep -c '^frame ' $tmp/idle.txt)" 10 "idle table: ten frames all the same"
@@ -28,12 +30,12 @@ if [ $polls = 1 ]; then
 else
 	is "$(unchanged $tmp/idle.err)" 0 "no hist poll on this kernel: every refresh reads"
 fi
-HISTTOP_POLL=0 histtop -e syscalls:sys_enter_read -k common_pid --filter 'comm == "ht_none"' -b \
+HISTTOP_POLL=0 histtop --cumulative -e syscalls:sys_enter_read -k common_pid --filter 'comm == "ht_none"' -b \
 	-d 0.2 -n 5 --profile >/dev/null 2>$tmp/nopoll.err
 is "$(unchanged $tmp/nopoll.err)" 0 "HISTTOP_POLL=0: every refresh reads"
 
 # a change shows in the next frame
-histtop -e syscalls:sys_enter_read -k common_pid.execname --filter 'comm == "ht_p"' --json \
+histtop --cumulative -e syscalls:sys_enter_read -k common_pid.execname --filter 'comm == "ht_p"' --json \
 	-d 0.5 -n 14 --profile >$tmp/p.json 2>$tmp/p.err &
 hpid=$!
 wait_lines $tmp/p.json 3
