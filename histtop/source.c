@@ -110,6 +110,16 @@ static int replay_read(struct source *s, struct strbuf *out, char **err)
 	return 0;
 }
 
+/* "hist:keys=a:vals=b if f" + ":pause" -> "hist:keys=a:vals=b:pause if f" */
+static char *with_param(const char *trigger, const char *param)
+{
+	const char *ifp = strstr(trigger, " if ");
+
+	if (!ifp)
+		return xasprintf("%s:%s", trigger, param);
+	return xasprintf("%.*s:%s%s", (int)(ifp - trigger), trigger, param, ifp);
+}
+
 struct source *source_open(const struct opts *o, char **note, char **err)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
@@ -166,17 +176,7 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		if (tfs_interval_open(s->tfs, s->system, s->event, s->trigger, err))
 			goto fail_instance;
 		s->interval = true;
-		s->shown = xasprintf("%s:interval", s->trigger);
-		{
-			/* ":interval" goes before the filter, as the kernel prints it */
-			char *f = strstr(s->trigger, " if ");
-
-			if (f) {
-				free(s->shown);
-				s->shown = xasprintf("%.*s:interval%s", (int)(f - s->trigger),
-						     s->trigger, f);
-			}
-		}
+		s->shown = with_param(s->trigger, "interval");
 		return s;
 	}
 	if (tfs_trigger_add(s->tfs, s->system, s->event, s->trigger, err))
@@ -228,16 +228,6 @@ bool source_interval(const struct source *s)
 bool source_can_control(const struct source *s)
 {
 	return s->kind == SRC_LIVE;
-}
-
-/* "hist:keys=a:vals=b if f" + ":pause" -> "hist:keys=a:vals=b:pause if f" */
-static char *with_param(const char *trigger, const char *param)
-{
-	const char *ifp = strstr(trigger, " if ");
-
-	if (!ifp)
-		return xasprintf("%s:%s", trigger, param);
-	return xasprintf("%.*s:%s%s", (int)(ifp - trigger), trigger, param, ifp);
 }
 
 int source_control(struct source *s, enum src_ctl ctl, char **err)
