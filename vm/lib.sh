@@ -24,6 +24,17 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 say() { echo "${0##*/}: $*" >&2; }
 die() { say "$*"; exit 1; }
 
+# Copy an executable into ROOT at DEST (default /usr/bin) and every shared
+# library ldd lists for it at the path ldd names (vm/initramfs, the bench's
+# bpftrace part).
+copy_with_libs() {	# BIN ROOT [DEST]
+	local bin=$1 root=$2 dest=${3:-/usr/bin} lib
+	install -D -m 0755 "$bin" "$root$dest/${bin##*/}"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -oE '/[^ ]+'); do
+		[ -e "$root$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
 STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
 
 # Flavors: pristine and patched (built from linux-source-6.1),
