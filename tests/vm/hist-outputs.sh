@@ -45,6 +45,9 @@ one buckets $RD 'hist:keys=count.buckets=100:vals=hitcount,count.percent,count.g
 	sh -c 'workload -c id_b read 4 150; workload -c id_b read 1 420; workload -c id_b sizes 300'
 one stacktrace syscalls/sys_enter_getpid 'hist:keys=stacktrace:vals=hitcount if comm == "id_t"' \
 	workload -c id_t getpid 6
+# the same through trace_marker, whose triggers run from tracing_mark_write()
+one marker-stacktrace ftrace/print 'hist:keys=stacktrace:vals=hitcount if comm == "id_p"' \
+	workload -c id_p marks 4
 one sym $KM 'hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending if comm == "id_m"' \
 	workload -c id_m pipes 3
 one sym-offset $KM 'hist:keys=call_site.sym-offset:vals=bytes_req:sort=bytes_req.descending if comm == "id_m"' \

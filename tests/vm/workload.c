@@ -13,6 +13,8 @@
  *                                     (the buffer is never read: no copying)
  *   workload [-c COMM] pipes N        N pipe(2)s, closed at once (kmalloc)
  *   workload [-c COMM] getpid N       N getpid(2) calls
+ *   workload [-c COMM] marks N        N write(2)s of "mark\n" to trace_marker
+ *                                     (in $TRACING, else /sys/kernel/tracing)
  *   workload [-c COMM] opens N LEN    N open(2)s of distinct missing paths of
  *                                     LEN bytes (8..255): "/m0000042xxx..."
  *   workload [-c COMM] ropens N LEN   the same, every byte after the "/"
@@ -37,7 +39,7 @@
 
 static void usage(void)
 {
-	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N [FIRST] | wsizes N [FIRST] | rets N | pipes N | getpid N | [r]opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
+	fputs("usage: workload [-c COMM] read|write N SIZE | sizes N [FIRST] | wsizes N [FIRST] | rets N | pipes N | getpid N | marks N | [r]opens N LEN | fork N | pace N MSEC | sleep MSEC\n",
 	      stderr);
 	exit(2);
 }
@@ -94,6 +96,29 @@ static int do_fork(long n)
 			_exit(0);
 		waitpid(pid, NULL, 0);
 	}
+	return 0;
+}
+
+static int do_marks(long n)
+{
+	const char *dir = getenv("TRACING");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/trace_marker",
+		 dir && *dir ? dir : "/sys/kernel/tracing");
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	while (n-- > 0) {
+		if (write(fd, "mark\n", 5) != 5) {
+			perror("workload: trace_marker");
+			return 1;
+		}
+	}
+	close(fd);
 	return 0;
 }
 
@@ -172,6 +197,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(argv[i], "marks") && argc - i == 2)
+		return do_marks(num(argv[i + 1]));
 	if (!strcmp(argv[i], "getpid") && argc - i == 2) {
 		long n = num(argv[i + 1]);
 
