@@ -1,49 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP helpers for the guest tests (busybox sh).  Source it.
+# Guest helpers for the tests run inside the VM (busybox sh).  Source it:
+# it brings the TAP producer (tests/lib/tap.sh: ok, is, like, check, diag,
+# skip, done_testing) and the tracefs helpers below.
 #
-#   ok COND_EXIT DESC          report one test from an exit status
-#   is GOT WANT DESC           string equality, shows both on failure
-#   done_testing               print the plan, exit non-zero on any failure
 #   wait_lines FILE N          wait until FILE has N lines (up to 30 s)
+#   reset_triggers             remove every trigger on every event
+#   trig EVENT TRIGGER         append a trigger (never O_TRUNC)
+# vm/initramfs puts tests/lib beside tests/vm in the guest.
+. /tests/lib/tap.sh
 TRACING=${TRACING:-/sys/kernel/tracing}
 EV=$TRACING/events
-_n=0
-_failed=0
-
-ok() {
-	_n=$((_n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $_n - $2"
-	else
-		echo "not ok $_n - $2"
-		_failed=$((_failed + 1))
-	fi
-}
-
-is() {
-	if [ "$1" = "$2" ]; then
-		ok 0 "$3"
-	else
-		ok 1 "$3"
-		echo "#   got:  '$1'"
-		echo "#   want: '$2'"
-	fi
-}
-
-# check DESC CMD...: pass when CMD succeeds
-check() {
-	_d=$1
-	shift
-	"$@"
-	ok $? "$_d"
-}
-
-diag() { echo "# $*"; }
-
-done_testing() {
-	echo "1..$_n"
-	[ "$_failed" -eq 0 ]
-}
 
 # Wait until FILE has at least N lines, up to 30 s.
 wait_lines() {	# FILE N: up to 30 s
