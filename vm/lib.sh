@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are for the scripts that source it
 # Shared settings for the vm/ scripts.  Source it; it defines paths only.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

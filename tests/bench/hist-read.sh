@@ -20,10 +20,10 @@ for n in $sizes; do
 	trig syscalls/sys_enter_write 'hist:keys=count:vals=hitcount:size=131072:pause if comm == "bench"'
 	h=$EV/syscalls/sys_enter_write/hist
 	echo "$n entries=$(total syscalls/sys_enter_write Entries)"
-	echo "$n $(histread fresh $reps $h)"
-	echo "$n $(histread reuse $reps $h)"
-	echo "$n $(histread first $reps $h)"
-	echo "$n $(histread held $h)"
+	echo "$n $(histread fresh $reps "$h")"
+	echo "$n $(histread reuse $reps "$h")"
+	echo "$n $(histread first $reps "$h")"
+	echo "$n $(histread held "$h")"
 	# histtop's own work per refresh on the same table: parse, model, sort
 	# and a screenful (-T 50) of text, as the screen would draw; the table
 	# is paused, so after the first refresh no entry changes (HISTTOP_POLL=0:

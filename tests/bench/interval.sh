@@ -28,7 +28,7 @@ for pct in 1 10 100; do
 	rm -rf /tmp/bf
 	mkdir /tmp/bf
 	trig $ev "$t"
-	workload -c bench wsizes $n
+	workload -c bench wsizes "$n"
 	exec 4<"$EV/$ev/hist"
 	histread fd 4 /tmp/bf/0.hist >/dev/null
 	for r in 1 2 3; do
@@ -44,7 +44,7 @@ for pct in 1 10 100; do
 	mkdir /tmp/bf
 	exec 3<>"$EV/$ev/hist_interval"
 	echo "$t" >&3
-	workload -c bench wsizes $n
+	workload -c bench wsizes "$n"
 	histread fd 3 /tmp/bf/0.hist >/dev/null	# the first interval: every key
 	for r in 1 2 3; do
 		hit $pct $r

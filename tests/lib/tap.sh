@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # The one TAP producer every shell suite sources (POSIX sh: the guest's
 # busybox sh runs it too).  Its state lives in _tap_* variables.
 #

@@ -44,5 +44,6 @@ if [ -f "$src/debian/changelog" ]; then
 	deb=$(sed -n '1s/^histtop (\([^)]*\)).*/\1/p' "$src/debian/changelog")
 	is "$deb" "$version" "debian/changelog's version is configure.ac's"
 fi
-[ $_fail -eq 0 ] || sed 's/^/#   make: /' "$tmp/make.log" | tail -n 20
+# shellcheck disable=SC2154
+[ "$_tap_failed" -eq 0 ] || sed 's/^/#   make: /' "$tmp/make.log" | tail -n 20
 done_testing

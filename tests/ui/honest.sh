@@ -8,6 +8,7 @@
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
 # a read fails, then reads well again
+# shellcheck disable=SC2154
 fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
 hist=$tmp/fs/events/syscalls/sys_enter_read/hist
 run 100 20 "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.2
@@ -50,7 +51,9 @@ like "$(colhdr)" ' vΔ ' "default sort: the arrow on hitcount's delta"
 # sorted KEYS...: press the keys, then the header must match $want
 sorted() {
 	$T send-keys -t t "$@"
+	# shellcheck disable=SC2154
 	wait_for "$want" colhdr
+	# shellcheck disable=SC2154
 	ok $? "$desc ($(colhdr | tr -s ' '))"
 }
 want='^ \^common_pid' desc="'k': the arrow on the key column" sorted k

@@ -10,6 +10,7 @@
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
 # big numbers: fx_b's count needs 11 digits (12.3G when narrow)
+# shellcheck disable=SC2154
 mkdir -p "$tmp/big/events/syscalls/sys_enter_read"
 sed 's/count:      10000/count: 12345678901/' "$FIXTURES/read-execname.hist" \
 	>"$tmp/big/events/syscalls/sys_enter_read/hist"
@@ -37,6 +38,7 @@ check() {
 	is "$(printf '%s\n' "$r" | grep -c .)" "$want" "$id: $want rows, no phantom row"
 	is "$(printf '%s\n' "$r" | grep -vc '^ [^ ]')" 0 "$id: every row starts with its key"
 	# column names: whole, or cut with a mark, never cut silently
+	# shellcheck disable=SC2020
 	bad=$(printf '%s\n' "$s" | sed -n 5p | tr ' ,' '\n\n' | sed 's/^[v^]//' | while read -r tok; do
 		[ -n "$tok" ] || continue
 		for n in $names; do

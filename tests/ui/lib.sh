@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for the host-side screen and command-line tests.  Host tests never
 # touch this machine's kernel: histtop always gets --tracefs FIXTURE_DIR (or
 # --replay), so libtracefs never looks for, or mounts, the real tracefs.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # tmux helpers for the screen tests (after lib.sh): histtop runs in pane "t"
 # of a private tmux server; every wait polls the pane's text, with a timeout.
 command -v tmux >/dev/null || { echo "1..0 # SKIP no tmux"; exit 77; }

@@ -123,6 +123,7 @@ done
 err=$("$HISTTOP" -e kmem:kmalloc -k call_site --tracefs "$fs" -n 1 2>&1 >/dev/null)
 like "$err" "removed tracefs instances left by histtop processes that no longer run: histtop-$ns-4194305(-2)?, histtop-$ns-4194305(-2)?$" \
 	"the reaper removes a dead owner's instances of this namespace, and says so"
+# shellcheck disable=SC2012
 is "$(ls "$fs/instances" | sort | tr '\n' ' ')" \
 	"$(printf '%s\n' histtop-1-4194305 histtop-4194305 "histtop-$ns-4194306" histtop-x mine | sort | tr '\n' ' ')" \
 	"it keeps a locked one, a fresh unlocked one of another namespace, old names and others"

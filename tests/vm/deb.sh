@@ -73,8 +73,10 @@ wait $hpid
 is "$?" 0 "the installed histtop -b -n 2 exits 0"
 grep -qE 'deb_a +\[[0-9]+\] +6 +[0-9]+ +600 ' $tmp/live.txt
 ok $? "its last frame counts deb_a's 6 reads of 100 bytes"
+# shellcheck disable=SC2181
 [ $? -eq 0 ] || sed 's/^/# /' $tmp/live.txt | tail -n 20
 is "$(cat $tmp/live.err)" "" "nothing on stderr"
+# shellcheck disable=SC2010
 is "$(ls /sys/kernel/tracing/instances | grep '^histtop-')" "" "no histtop instance is left"
 done_testing
 rc=$?

@@ -22,6 +22,7 @@ fi
 # --- item: event deleted under a half-read fd ------------------------------
 T='hist:keys=count:vals=hitcount:size=2048'
 echo 'p:p1 vfs_write count=%dx:u64' >>"$KE"
+# shellcheck disable=SC2320
 ok $? "kprobe event p1 on vfs_write added"
 trig kprobes/p1 "$T"
 workload wsizes 600
@@ -36,6 +37,7 @@ is "$(($(wc -c <$tmp/part1)))" 200 "the reader read 200 bytes"
 trig kprobes/p1 "!$T"
 ok $? "the trigger is removed while the reader holds its fd"
 echo '-:p1' >>"$KE"
+# shellcheck disable=SC2320
 ok $? "the event is deleted while the reader holds its fd"
 grep -q '^p:kprobes/p1 ' "$KE"
 ok $((! $?)) "p1 is gone from kprobe_events"
@@ -76,6 +78,7 @@ if [ -w "$SE" ]; then
 	dd bs=50 count=1 <&3 >/dev/null 2>&1
 	trig synthetic/halfread_lat "!$S"
 	echo '!halfread_lat' >>"$SE"
+	# shellcheck disable=SC2320
 	ok $? "a synthetic event is deleted while a reader holds its hist"
 	cat <&3 >/dev/null
 	ok $? "reading on after the synthetic event's deletion does not fail"

@@ -9,8 +9,10 @@ tmp=/tmp/histtop-test
 rm -rf $tmp
 mkdir -p $tmp
 
+# shellcheck disable=SC2010
 histtop_instances() { ls "$INST" 2>/dev/null | grep '^histtop-' | tr '\n' ' '; }
 # the private instance of the histtop with pid PID: histtop-NS-PID
+# shellcheck disable=SC2010
 inst_of() { ls "$INST" 2>/dev/null | grep -E "^histtop-[0-9]+-$1\$"; }
 # wait until the private instance of PID holds FILE (its trigger is in), up to 20 s
 wait_inst() {	# PID FILE
@@ -38,12 +40,12 @@ is "$(inst_of $hpid)" "histtop-$ns-$hpid" "the private instance is histtop-NS-PI
 trig=$(cat "$INST/histtop-$ns-$hpid/events/syscalls/sys_enter_read/trigger" 2>/dev/null)
 # where the kernel reads hists in intervals, histtop's is one (interval.sh)
 iv=
-[ -e $EV/syscalls/sys_enter_read/hist_interval ] && iv=:interval
+[ -e "$EV"/syscalls/sys_enter_read/hist_interval ] && iv=:interval
 case $trig in
 "hist:keys=common_pid.execname:vals=hitcount,count:sort=hitcount:size=2048$iv if (comm ~ \"ht_*\") && common_pid != $hpid [active]") ok 0 "the trigger is in the private instance, histtop's own pid filtered out" ;;
 *) ok 1 "the trigger is in the private instance, histtop's own pid filtered out"; diag "trigger: $trig" ;;
 esac
-is "$(grep -c '^hist' $EV/syscalls/sys_enter_read/trigger)" 0 "nothing is added at the top level"
+is "$(grep -c '^hist' "$EV"/syscalls/sys_enter_read/trigger)" 0 "nothing is added at the top level"
 workload -c ht_a read 10 100
 wait_lines $tmp/live.json 3
 workload -c ht_b read 4 1000
@@ -66,15 +68,15 @@ is "$(cat $tmp/live.err)" "" "nothing on stderr"
 trig syscalls/sys_enter_read 'hist:keys=common_pid.execname:vals=count if comm == "ht_k"'
 workload -c ht_k read 7 33
 trig syscalls/sys_enter_read 'hist:keys=common_pid.execname:vals=count:pause if comm == "ht_k"'
-before=$(cat $EV/syscalls/sys_enter_read/trigger)
+before=$(cat "$EV"/syscalls/sys_enter_read/trigger)
 histtop -e syscalls:sys_enter_read --attach --json -n 2 -d 0.2 >$tmp/att.json
 is "$(tail -n 1 $tmp/att.json | jq -c '.rows[0].total')" "{\"hitcount\":7,\"count\":$(val_of syscalls/sys_enter_read ht_k count)}" \
 	"attach: histtop's totals equal the kernel's hist file"
-is "$(cat $EV/syscalls/sys_enter_read/trigger)" "$before" "attach leaves the trigger as it was"
+is "$(cat "$EV"/syscalls/sys_enter_read/trigger)" "$before" "attach leaves the trigger as it was"
 
 # --- a user's trigger on the same event is never touched -----------------
 histtop -e syscalls:sys_enter_read -k common_pid -n 2 -d 0.2 >/dev/null
-is "$(cat $EV/syscalls/sys_enter_read/trigger)" "$before" "live histtop on the same event leaves the user's trigger"
+is "$(cat "$EV"/syscalls/sys_enter_read/trigger)" "$before" "live histtop on the same event leaves the user's trigger"
 trig syscalls/sys_enter_read '!hist:keys=common_pid.execname:vals=count if comm == "ht_k"'
 
 # --- every exit path removes the trigger and the instance ----------------
@@ -121,7 +123,7 @@ is "$(histtop_instances)" "" "-k stacktrace: no histtop instance left"
 # --- errors --------------------------------------------------------------
 histtop -e kmem:kmalloc -k call_site,bytes_req,ptr,gfp_flags -n 1 >/dev/null 2>$tmp/e1
 is "$?" 1 "four keys: exit 1"
-if grep -q 'up to six can be named' $TRACING/README; then
+if grep -q 'up to six can be named' "$TRACING"/README; then
 	# the kernel says it itself
 	grep -q 'Too many keys (max 3)' $tmp/e1 && grep -q '^ *\^$' $tmp/e1
 	ok $? "four keys: the kernel's 'Too many keys (max 3)' with its caret"
@@ -129,7 +131,7 @@ else
 	grep -q "at most 3 keys and 2 values besides hitcount" $tmp/e1
 	ok $? "four keys: the 6.1 limit is stated"
 fi
-if grep -q 'up to six can be named' $TRACING/README; then
+if grep -q 'up to six can be named' "$TRACING"/README; then
 	histtop -e kmem:kmalloc -k call_site -v bytes_req,bytes_alloc,ptr,gfp_flags,call_site,bytes_req.max,bytes_req.min -n 1 >/dev/null 2>$tmp/e4
 	grep -q 'Too many values (max 6, plus hitcount)' $tmp/e4
 	ok $? "seven values: the kernel's 'Too many values (max 6, plus hitcount)'"

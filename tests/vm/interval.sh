@@ -16,6 +16,7 @@ if [ ! -e "$EV/syscalls/sys_enter_read/hist_interval" ]; then
 	exit 0
 fi
 reset_triggers
+# shellcheck disable=SC2010
 histtop_instances() { ls "$INST" 2>/dev/null | grep '^histtop-' | tr '\n' ' '; }
 # the last JSON frame's total of NAME over the rows whose key has KEY
 sum_of() {	# FILE KEY NAME
@@ -98,7 +99,7 @@ is "$(cat $tmp/interval.err $tmp/cumulative.err)" "" "nothing on stderr"
 # --- the kernel's file: one pread() from offset 0 that takes it all -------
 # ends the interval, with no read returning 0 after it
 F=$EV/syscalls/sys_enter_read/hist_interval
-exec 3<>$F
+exec 3<>"$F"
 echo 'hist:keys=common_pid.execname:vals=count if comm ~ "iv_o*"' >&3
 workload -c iv_o1 read 10 3
 histread once 3 $tmp/once1 >/dev/null
@@ -130,9 +131,9 @@ is "$(sum_of $tmp/spoof.json 'x } hitcount: 1' hitcount)" 7 "and that comm's own
 is "$(cat $tmp/spoof.err)" "" "nothing on stderr"
 
 # --- --attach next to an interval hist: the user's own table --------------
-mkdir $INST/iv_share
+mkdir "$INST"/iv_share
 echo 'hist:keys=common_pid.execname:vals=count if comm == "iv_u"' \
-	>>$INST/iv_share/events/syscalls/sys_enter_read/trigger
+	>>"$INST"/iv_share/events/syscalls/sys_enter_read/trigger
 histtop -e syscalls:sys_enter_read -k common_pid.execname -v count --instance iv_share \
 	--filter 'comm == "iv_u"' --json -d 0.1 -n 100000 >$tmp/own.json 2>$tmp/own.err &
 hpid=$!
@@ -151,24 +152,25 @@ sleep 0.5
 kill -INT $hpid
 wait $hpid
 is "$(sum_of $tmp/own.json iv_u count)" 240 "the interval histtop still counts all 60 reads"
-is "$(grep -c '^hist' $INST/iv_share/events/syscalls/sys_enter_read/trigger)" 1 \
+is "$(grep -c '^hist' "$INST"/iv_share/events/syscalls/sys_enter_read/trigger)" 1 \
 	"the user's trigger is still there, histtop's is gone"
-rmdir $INST/iv_share 2>/dev/null || { echo '!hist:keys=common_pid.execname:vals=count if comm == "iv_u"' \
-	>>$INST/iv_share/events/syscalls/sys_enter_read/trigger; rmdir $INST/iv_share; }
+rmdir "$INST"/iv_share 2>/dev/null || { echo '!hist:keys=common_pid.execname:vals=count if comm == "iv_u"' \
+	>>"$INST"/iv_share/events/syscalls/sys_enter_read/trigger; rmdir "$INST"/iv_share; }
 
 # --- SIGKILL: the kernel removes the hist with the file --------------------
 histtop -e kmem:kmalloc -k call_site -d 0.2 >/dev/null 2>&1 &
 hpid=$!
 i=0
-while [ $i -lt 200 ] && ! grep -qs ':interval' $INST/histtop-*-$hpid/events/kmem/kmalloc/trigger; do
+while [ $i -lt 200 ] && ! grep -qs ':interval' "$INST"/histtop-*-$hpid/events/kmem/kmalloc/trigger; do
 	sleep 0.1
 	i=$((i + 1))
 done
-ok $(grep -qs ':interval' $INST/histtop-*-$hpid/events/kmem/kmalloc/trigger; echo $?) \
+# shellcheck disable=SC2046
+ok $(grep -qs ':interval' "$INST"/histtop-*-$hpid/events/kmem/kmalloc/trigger; echo $?) \
 	"the interval hist is in histtop's instance"
 kill -KILL $hpid
 wait $hpid
-is "$(grep -c '^hist' $INST/histtop-*-$hpid/events/kmem/kmalloc/trigger)" 0 \
+is "$(grep -c '^hist' "$INST"/histtop-*-$hpid/events/kmem/kmalloc/trigger)" 0 \
 	"SIGKILL: the kernel removed histtop's hist with its file"
 histtop -e kmem:kmalloc -k call_site -n 1 >/dev/null 2>$tmp/reap.err
 is "$(histtop_instances)" "" "the next histtop removes the instance"

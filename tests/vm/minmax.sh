@@ -11,7 +11,7 @@ RD=syscalls/sys_enter_read
 XR=syscalls/sys_exit_read
 reset_triggers
 
-if ! grep -q 'keep the largest value' $TRACING/README; then
+if ! grep -q 'keep the largest value' "$TRACING"/README; then
 	# --- a kernel without .max/.min: histtop says why --------------------
 	histtop -e syscalls:sys_enter_read -k common_pid -v count.max -n 1 >/dev/null 2>$tmp/e
 	is "$?" 1 "no .max/.min in this kernel: exit 1"
@@ -51,11 +51,11 @@ trig $XR "!$t"
 # --- six values besides hitcount --------------------------------------------
 t='hist:keys=common_pid:vals=count,count.max,count.min,fd,fd.max,fd.min if comm == "mm_6"'
 trig $RD "$t"
-grep -q 'vals=hitcount,count,count.max,count.min,fd,fd.max,fd.min' $EV/$RD/trigger
+grep -q 'vals=hitcount,count,count.max,count.min,fd,fd.max,fd.min' "$EV"/$RD/trigger
 ok $? "a trigger with six values is accepted"
 trig $RD "!$t"
-echo 'hist:keys=common_pid:vals=count,count.max,count.min,fd,fd.max,fd.min,ret' >>$EV/$RD/trigger 2>/dev/null
-grep -q 'Too many values (max 6, plus hitcount)' $TRACING/error_log
+echo 'hist:keys=common_pid:vals=count,count.max,count.min,fd,fd.max,fd.min,ret' >>"$EV"/$RD/trigger 2>/dev/null
+grep -q 'Too many values (max 6, plus hitcount)' "$TRACING"/error_log
 ok $? "a seventh value: 'Too many values (max 6, plus hitcount)' in error_log"
 
 # --- never a sentinel: reads racing clears and new entries -------------------

@@ -14,6 +14,7 @@ if ! unshare -p -f --mount-proc true 2>/dev/null; then
 	exit 0
 fi
 
+# shellcheck disable=SC2010
 histtop_instances() { ls "$INST" 2>/dev/null | grep '^histtop-' | sort | tr '\n' ' '; }
 # wait until COND (a shell expression) holds, up to 30 s
 wait_for() {
@@ -46,6 +47,7 @@ ns_histtop $tmp/a.json call_site
 ns_histtop $tmp/b.json bytes_req
 wait_for '[ $(histtop_instances | wc -w) -eq 2 ] && [ -s $tmp/a.json ] && [ -s $tmp/b.json ]'
 ok $? "two histtops in two PID namespaces run at once"
+# shellcheck disable=SC2046
 set -- $(histtop_instances)
 is "$#" 2 "each has its own instance: $*"
 nsa=$(echo "$1" | cut -d- -f2)
@@ -57,6 +59,7 @@ ok $? "each reads its own trigger"
 
 # which is which: the namespace of the histtop that shows call_site
 for n in $nsa $nsb; do
+	# shellcheck disable=SC2143
 	[ -n "$(grep -l 'keys=call_site' "$INST"/histtop-"$n"-*/events/kmem/kmalloc/trigger 2>/dev/null)" ] && nska=$n
 done
 [ "$nska" = "$nsa" ] && nskb=$nsb || nskb=$nsa
@@ -64,13 +67,16 @@ pa=$(histtop_in_ns "$nska")
 pb=$(histtop_in_ns "$nskb")
 [ -n "$pa" ] && [ -n "$pb" ]
 ok $? "both histtops are seen from here (pids $pa, $pb)"
+# shellcheck disable=SC2010
 inst_a=$(ls "$INST" | grep "^histtop-$nska-")
+# shellcheck disable=SC2010
 inst_b=$(ls "$INST" | grep "^histtop-$nskb-")
 # with its own /proc, a histtop knows the pid the kernel records only
 # from the tracer (a mark in its own instance)
 grep -q "if common_pid != $pa \[active\]\$" "$INST/$inst_a/events/kmem/kmalloc/trigger" &&
 	grep -q "if common_pid != $pb \[active\]\$" "$INST/$inst_b/events/kmem/kmalloc/trigger"
 ok $? "each keeps its own pid as the kernel sees it out ($pa, $pb)"
+# shellcheck disable=SC2002
 is "$(cat "$INST/$inst_a/trace" | grep -vc '^#')" 0 "and leaves its instance's buffer empty"
 
 # a histtop here, while both live, leaves both alone
@@ -82,10 +88,12 @@ is "$(histtop_instances)" "$(printf '%s\n' "$inst_a" "$inst_b" | sort | tr '\n' 
 kill -KILL "$pa"
 wait_for '[ -s $tmp/a.json.rc ]'
 is "$(cat $tmp/a.json.rc)" 137 "the first histtop is killed (SIGKILL)"
+# shellcheck disable=SC2010
 is "$(ls "$INST" | grep -c "^$inst_a\$")" 1 "SIGKILL leaves $inst_a behind"
 # an unlocked instance of another namespace is judged abandoned only once
 # the owner has had time to take its lock (10 s after mkdir)
 sleep 11
+# shellcheck disable=SC2034
 nb=$(wc -l <$tmp/b.json)
 histtop -e kmem:kmalloc -k gfp_flags -n 1 >/dev/null 2>$tmp/c.err
 is "$?" 0 "a third histtop starts"

@@ -21,6 +21,7 @@ wait_for() {	# PATTERN: up to 20 s
 }
 # the total hitcount of the ht_s row on screen
 hits() { screen | grep -E '^ *ht_s ' | awk '{print $3}'; }
+# shellcheck disable=SC2010
 histtop_instances() { ls "$TRACING/instances" | grep -c '^histtop-'; }
 # PID runs (a zombie whose parent, the pane's shell, is gone has ended)
 alive() { kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
@@ -33,6 +34,7 @@ $T new-session -d -s t -x 110 -y 24 \
 	"histtop -e syscalls:sys_enter_read -k common_pid.execname -v count --filter 'comm == \"ht_s\"' -d 0.3; echo EXITED \$?; sleep 60"
 wait_for '^ *ht_s '
 ok $? "live rows appear"
+# shellcheck disable=SC2010
 inst=$(ls "$TRACING/instances" | grep '^histtop-')
 tf=$TRACING/instances/$inst/events/syscalls/sys_enter_read/trigger
 wait_for '\[active\]'

@@ -50,7 +50,7 @@ reader() {	# N EVENT MODE
 		esac
 		n=$((n + 1))
 	done
-	echo $n >/tmp/stress.reads.$1
+	echo $n >/tmp/stress.reads."$1"
 }
 reader 1 $RD whole &
 reader 2 $KM pieces &
@@ -80,7 +80,7 @@ ireader() {	# N EVENT TRIGGER
 			sleep 0.1	# the kprobe event is gone for now
 		fi
 	done 2>/dev/null
-	echo $n >/tmp/stress.ireads.$1
+	echo $n >/tmp/stress.ireads."$1"
 }
 interval=
 if [ -e "$EV/$RD/hist_interval" ]; then
@@ -125,6 +125,7 @@ if [ -n "$interval" ]; then
 	[ "$ireads" -gt 10 ]
 	ok $? "interval readers ran: $ireads rounds"
 	echo '-:ivstress' >>"$TRACING/kprobe_events"
+	# shellcheck disable=SC2320
 	ok $? "the kprobe event goes once its interval readers closed their files"
 fi
 del_all

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest helpers for the tests run inside the VM (busybox sh).  Source it:
 # it brings the TAP producer (tests/lib/tap.sh: ok, is, like, check, diag,
 # skip, done_testing) and the tracefs helpers below.
@@ -27,6 +28,7 @@ wait_lines() {	# FILE N: up to 30 s
 # One grep lists the files that hold a trigger (a line not starting with
 # '#'): a process per event would take minutes on a debug kernel.
 reset_triggers() {
+	# shellcheck disable=SC2013 # tracefs paths hold no spaces
 	for f in $(grep -l -v '^#' "$EV"/*/*/trigger 2>/dev/null); do
 		grep -v '^#' "$f" | grep -v '^hist' | while read -r t; do
 			echo "!${t%% *}" >>"$f"

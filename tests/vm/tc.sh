@@ -44,9 +44,11 @@ for c in "$dir"/*.tc; do
 	log=$logdir/$name.log
 	(
 		[ -f "$dir/functions" ] && . "$dir/functions"
+		# shellcheck disable=SC1090
 		. "$c"
 	) >"$log" 2>&1
 	rc=$?
+	# shellcheck disable=SC2154
 	before=$_tap_failed
 	asserts=0
 	# the case's own assertions, renumbered into this stream

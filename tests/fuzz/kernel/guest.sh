@@ -50,6 +50,7 @@ reset_all
 # succeeds and removes nothing.  Such triggers go with the spelling they
 # were added with, and are counted.
 ncpu=0
+# shellcheck disable=SC2013
 for f in $(grep -l 'common_cpu' "$TRACING"/events/*/*/trigger "$TRACING"/instances/*/events/*/*/trigger 2>/dev/null); do
 	grep '^hist.*common_cpu' "$f" | while read -r t; do
 		echo "!$(echo "${t%% \[*}" | sed 's/common_cpu/cpu/g')" >>"$f" 2>/dev/null
@@ -87,6 +88,7 @@ is "$left" 0 "every dynamic event the fuzzer made can be removed"
 	while read -r f; do diag "with a trigger: $f"; done
 left=$(grep -l -v '^#' "$EV"/*/*/trigger 2>/dev/null | wc -l)
 is "$left" 0 "no trigger is left on any event"
+# shellcheck disable=SC2046
 [ "$left" -eq 0 ] || grep -v '^#' $(grep -l -v '^#' "$EV"/*/*/trigger) | head -n 5 | sed 's/^/#   /'
 
 dmesg >/tmp/histfuzz.dmesg 2>&1

@@ -13,6 +13,7 @@ echo 'hist:keys=cpu:vals=ret' >>$T || exit 2
 printed=$(grep '^hist' $T | sed 's/ \[.*//')
 echo "printed: $printed"
 echo "!$printed" >>$T
+# shellcheck disable=SC2320
 echo "'!' of the printed text: exit $?"
 if grep -q '^hist' $T; then
 	echo "still there: $(grep '^hist' $T)"

@@ -13,6 +13,7 @@ echo 'hist:keys=next_pid:fz_v0=next_prio:onmax($fz_v0).snapshot()' >>$EV/sched/s
 	{ echo "onmax().snapshot() refused: nothing to reproduce"; exit 1; }
 echo "the onmax().snapshot() hist is in"
 echo 'snapshot:1' >>$EV/sched/sched_wakeup/trigger
+# shellcheck disable=SC2320
 echo "snapshot trigger write: exit $?"
 sleep 2
 echo '!snapshot:1' >>$EV/sched/sched_wakeup/trigger 2>/dev/null
