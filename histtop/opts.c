@@ -11,14 +11,19 @@
 #include "util.h"
 
 const char opts_usage[] =
-"usage: histtop -e SYSTEM:EVENT -k KEY[,KEY...] [options]\n"
+"usage: histtop [options] -e SYSTEM:EVENT -k KEY[,KEY...] [trigger options]\n"
+"               [-e SYSTEM:EVENT -k KEYS [trigger options]]...\n"
 "       histtop -e SYSTEM:EVENT --attach [options]\n"
 "       histtop --replay DIR [options]\n"
+"       histtop --config FILE --listen ADDR:PORT | --textfile FILE [options]\n"
 "\n"
 "Show a hist trigger live: install it, re-read the event's hist file every\n"
-"interval, show totals, deltas and rates per key.\n"
+"interval, show totals, deltas and rates per key.  Several triggers: each -e\n"
+"starts one; the trigger options (-k -v -s --filter --size --hist --name\n"
+"--max-series) apply to the -e they follow, and given before the first -e,\n"
+"to every trigger.  All other options are global.\n"
 "\n"
-"Trigger:\n"
+"Trigger (per -e):\n"
 "  -e, --event SYS:EVENT    the event, e.g. kmem:kmalloc\n"
 "  -k, --keys KEYS          hist keys with the kernel's modifiers, e.g.\n"
 "                           call_site.sym, common_pid.execname,id.syscall\n"
@@ -26,14 +31,22 @@ const char opts_usage[] =
 "  -s, --sort SORT[,SORT2]  the kernel's sort= (and the initial display sort),\n"
 "                           e.g. bytes_req.descending\n"
 "      --filter EXPR        the trigger's filter, e.g. 'bytes_req > 512'\n"
-"      --include-self       count histtop's own process too (by default the\n"
-"                           filter adds 'common_pid != PID' for histtop's pid)\n"
+"      --name NAME          the trigger's metric name (histtop_NAME_...; default:\n"
+"                           the event's name)\n"
+"      --max-series N       export at most N series (default 10000), the rest\n"
+"                           summed in one marked histtop_overflow=\"true\"\n"
 "      --size N             table size, 65 to 131072 (the kernel rounds up to a\n"
 "                           power of 2: 128 to 131072 entries)\n"
-"      --attach             view an existing hist trigger on the event; never\n"
-"                           change or remove it\n"
 "      --hist N             with several histograms on the event, show the Nth\n"
 "                           (from 1; default: the one matching -k, else the first)\n"
+"\n"
+"Global:\n"
+"      --config FILE        more triggers, one a line, each written as a group\n"
+"                           of the command line: '-e SYS:EVENT -k KEYS ...'\n"
+"      --include-self       count histtop's own process too (by default the\n"
+"                           filter adds 'common_pid != PID' for histtop's pid)\n"
+"      --attach             view an existing hist trigger on the event; never\n"
+"                           change or remove it\n"
 "      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
 "                           NS the PID namespace; removed at exit)\n"
 "      --tracefs DIR        tracefs root (default: find it, as libtracefs does)\n"
@@ -57,6 +70,12 @@ const char opts_usage[] =
 "                           is not a terminal)\n"
 "      --json               batch: one NDJSON object per frame\n"
 "      --csv                batch: CSV rows with frame and time columns\n"
+"      --openmetrics        batch: one OpenMetrics exposition per refresh\n"
+"      --listen ADDR:PORT   serve GET /metrics (Prometheus) with no screen;\n"
+"                           :PORT binds every address, 127.0.0.1:PORT is the\n"
+"                           safe first try\n"
+"      --textfile FILE      with no screen, rewrite FILE (whole, by rename)\n"
+"                           every refresh, for node_exporter's textfile collector\n"
 "      --export FILE        at exit, write the raw hist text and the table\n"
 "                           (FILE.hist, FILE.csv, and FILE.folded for stacks)\n"
 "  -C, --no-color           no colour (also when NO_COLOR is set)\n"
@@ -67,7 +86,8 @@ const char opts_usage[] =
 "aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
 "delta or the total; k sort by key; t totals only; + - refresh slower/faster;\n"
 "/ filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End move; Enter expand\n"
-"a stack; e export the frame (new files: NAME, NAME-1, ...); ? help; q quit.\n"
+"a stack; e export the frame (new files: NAME, NAME-1, ...); Tab next trigger;\n"
+"? help; q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
@@ -547,8 +567,13 @@ static int opts_finish(struct opts *o, char **err)
 		for (j = 0; j < i; j++) {
 			if (strcmp(o->trigs[j].name, tr->name))
 				continue;
-			*err = xasprintf("two triggers are named '%s' (%s and %s): give each its own "
-					 "--name", tr->name, o->trigs[j].where, tr->where);
+			if (strcmp(o->trigs[j].where, tr->where))
+				*err = xasprintf("two triggers are named '%s' (%s and %s): give each "
+						 "its own --name", tr->name, o->trigs[j].where,
+						 tr->where);
+			else
+				*err = xasprintf("two triggers are named '%s': give each its own "
+						 "--name", tr->name);
 			return -1;
 		}
 	}
