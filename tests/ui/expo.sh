@@ -99,6 +99,20 @@ out=$(prom two-hists.hist -e x:y -k count --name plain -e x:y -k common_pid.exec
 like "$out" '^histtop_plain_hits_total\{count="64"\} 3$' "two triggers: the first by its keys"
 like "$out" '^histtop_named_count_total\{comm="fx_two",pid="676"\} 192$' "two triggers: the second by its keys"
 
+# --- --attach --tracefs FIXTURE with two triggers on two events ---------------
+cp -r "$FIXTURES/tracefs" "$tmp/fs"
+cp "$FIXTURES/612-kmalloc-sym.hist" "$tmp/fs/events/kmem/kmalloc/hist"
+cp "$FIXTURES/612-read-log2.hist" "$tmp/fs/events/syscalls/sys_enter_read/hist"
+: >"$tmp/fs/events/kmem/kmalloc/trigger"
+: >"$tmp/fs/events/syscalls/sys_enter_read/trigger"
+out=$("$HISTTOP" --tracefs "$tmp/fs" --attach -e kmem:kmalloc --name km \
+	-e syscalls:sys_enter_read -n 1 --openmetrics)
+is "$?" 0 "--attach --tracefs FIXTURE, two triggers, --openmetrics: exit 0"
+like "$out" '^histtop_km_hits_total\{call_site="tomoyo_find_next_domain"\} 4$' "the first trigger's numbers"
+like "$out" '^histtop_sys_enter_read_count_bucket\{le="8.0"\} 2$' "the second's, OpenMetrics le"
+is "$(cat "$tmp/fs/events/kmem/kmalloc/trigger" "$tmp/fs/events/syscalls/sys_enter_read/trigger")" "" \
+	"--attach wrote no trigger file"
+
 # --- --textfile: whole files, no temporary left --------------------------------
 rm -rf "$tmp/r"; mkdir "$tmp/r" "$tmp/tf"
 cp "$FIXTURES/612-read-execname.hist" "$tmp/r/"

@@ -111,6 +111,41 @@ int main(void)
 	    "a stack: folded root first, an unresolved frame never as its address");
 	free(o);
 
+	{
+		/* the cap across refreshes: a series once exported stays, the overflow only grows */
+		static const char *const frames[] = {
+			HEAD("hist:keys=pid:vals=hitcount:sort=hitcount:size=2048")
+			"{ pid:          1 } hitcount:          5\n"
+			"{ pid:          2 } hitcount:          3\n" TAIL(8, 2),
+			HEAD("hist:keys=pid:vals=hitcount:sort=hitcount:size=2048")
+			"{ pid:          1 } hitcount:          6\n"
+			"{ pid:          2 } hitcount:         50\n" TAIL(56, 2),
+		};
+		struct expo_trig x = { .name = "t", .event = "a:b", .max_series = 1 };
+		struct table *t = table_new();
+		size_t i;
+
+		x.t = t;
+		x.st = expo_state_new();
+		for (i = 0; i < 2; i++) {
+			char *err = NULL;
+			struct hp_snapshot *s = hp_parse(frames[i], strlen(frames[i]), &err);
+
+			table_update(t, &s->hists[0], 1.0 + i);
+			hp_snapshot_free(s);
+			expo_update(&x);
+		}
+		sb_init(&sb);
+		expo_render(&sb, EXPO_PROMETHEUS, &x, 1, "9.9");
+		has(sb.buf, "histtop_t_hits_total{pid=\"1\"} 6\n"
+		    "histtop_t_hits_total{histtop_overflow=\"true\"} 50\n",
+		    "--max-series 1: pid 1 stays exported though pid 2 overtook it; the "
+		    "overflow series goes 3 -> 50, never down");
+		sb_free(&sb);
+		expo_state_free(x.st);
+		table_free(t);
+	}
+
 	sb_init(&sb);
 	expo_add_label_value(&sb, "a\\b\"c\nd\xff\xc3\xa9", 10);
 	is_str(sb.buf, "a\\\\b\\\"c\\nd\xef\xbf\xbd\xc3\xa9",
