@@ -658,8 +658,9 @@ static int run_exporter(struct app *a)
 			}
 		}
 		/*
-		 * The publish point: the HTTP endpoint (--listen) serves these two
-		 * buffers from here on, until the next refresh.
+		 * PUBLISH POINT (--listen, http.c): from here until the next
+		 * refresh the endpoint serves these two buffers,
+		 * http_publish(h, prom.buf, prom.len, om.buf, om.len).
 		 */
 		if (o->iterations && ++n >= o->iterations)
 			break;

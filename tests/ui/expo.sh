@@ -122,6 +122,17 @@ is "$(ls "$tmp/tf")" "histtop.prom" "--textfile: the file, and no temporary file
 "$HISTTOP" --replay "$tmp/r" --textfile "$tmp/none/x.prom" -n 1 -d 0.05 2>"$tmp/err"
 like "$(cat "$tmp/err")" 'textfile: .*No such file or directory' "--textfile in a missing directory: said"
 
+# the exporter runs until a signal; SIGTERM: exit 128+15, the file whole, no temporary
+"$HISTTOP" --replay "$tmp/r" --textfile "$tmp/tf/histtop.prom" -d 0.02 &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+is "$?" 143 "--textfile until SIGTERM: exit 143"
+is "$(ls "$tmp/tf")" "histtop.prom" "after SIGTERM: the file, no temporary file"
+like "$(tail -n 1 "$tmp/tf/histtop.prom")" '^histtop_build_info\{version="[^"]+"\} 1$' \
+	"after SIGTERM: the file is whole"
+
 # --- node_exporter's textfile collector serves it --------------------------------
 ne=$(command -v prometheus-node-exporter || command -v node_exporter)
 if [ -z "$ne" ] || ! command -v curl >/dev/null 2>&1; then
