@@ -980,6 +980,12 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return 2;
 	}
+	if (o.listen) {
+		/* http.c (the HTTP endpoint) replaces this refusal with its own checks */
+		say_err("", "--listen: this build has no HTTP endpoint yet; use --textfile");
+		opts_free(&o);
+		return 2;
+	}
 	if (o.format == OUT_CSV && o.ntrigs > 1) {
 		say_err("", "--csv with several triggers: each has columns of its own, and one "
 			"CSV has one header; use --json (each frame names its trigger) or one "
