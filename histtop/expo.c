@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,27 @@ static bool is_address(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * A plain key the kernel printed as a decimal number in the top of the
+ * 64-bit space (the top 16 bits set): where a 64-bit kernel keeps its text
+ * and data (x86-64 from 0xffff800000000000, arm64 from 0xffff000000000000).
+ * A key on an address field without .sym (keys=call_site) prints such a
+ * number; it is never exported (KASLR), whatever else the number may be.
+ */
+static bool is_kernel_number(const char *s, size_t n)
+{
+	char buf[24], *end;
+	unsigned long long v;
+
+	if (!n || n >= sizeof(buf) || s[0] < '0' || s[0] > '9')
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	return !errno && *end == '\0' && v >= 0xffff000000000000ULL;
+}
+
 static void add_label(struct strbuf *sb, const char *name, const char *v, size_t n)
 {
 	sb_printf(sb, "%s%s=\"", sb->len ? "," : "", name);
@@ -338,7 +360,16 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
 			add_label(sb, names[2 * k], p, strlen(p));
 			break;
 		default:
-			add_label(sb, names[2 * k], p, strlen(p));
+			for (q = p; *q == ' '; q++)
+				;
+			nl = strlen(q);
+			while (nl && q[nl - 1] == ' ')
+				nl--;
+			if (is_kernel_number(q, nl))
+				add_label(sb, names[2 * k], EXPO_ADDRESS_VALUE,
+					  strlen(EXPO_ADDRESS_VALUE));
+			else
+				add_label(sb, names[2 * k], p, strlen(p));
 			break;
 		}
 	}

@@ -34,6 +34,8 @@ enum expo_format {
 #define EXPO_OPENMETRICS_TYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 /* The label that marks the series the cap folded the rest into. */
+/* The label value of a plain key that printed a kernel address (KASLR). */
+#define EXPO_ADDRESS_VALUE "[kernel address]"
 #define EXPO_OVERFLOW_LABEL "histtop_overflow"
 
 /* What the exposition keeps of a trigger across refreshes (new/free). */

@@ -26,7 +26,7 @@ for f in kmalloc-sym.hist kmalloc-symoffset.hist read-execname.hist raw-syscall.
 	read-log2.hist read-buckets.hist kmalloc-stacktrace.hist 612-kmalloc-stacktrace.hist \
 	raw-compound.hist hostile-keys.hist read-minmax.hist kmalloc-hex.hist \
 	kmalloc-percent-graph.hist 612-kfree-common-stacktrace.hist 612-read-nohitcount.hist \
-	hand-616-common-comm.hist two-hists.hist; do
+	hand-616-common-comm.hist two-hists.hist 612-kmalloc-callsite.hist; do
 	om=$(expose "$f" --openmetrics)
 	is "$?" 0 "$f: --openmetrics exits 0"
 	printf '%s\n' "$om" >"$tmp/om"
@@ -43,6 +43,10 @@ for f in kmalloc-sym.hist kmalloc-symoffset.hist read-execname.hist raw-syscall.
 	# no kernel address: 16 hex digits or a 0xffff... anywhere
 	addr=$(grep -vE '^#' "$tmp/prom" | grep -oE '(0x)?ffff[0-9a-f]{12}' | head -n 1)
 	is "$addr" "" "$f: no kernel address in the exposition"
+	# nor one printed in decimal (a plain key on an address field)
+	addr=$(grep -vE '^#' "$tmp/prom" | grep -oE '[0-9]{20}' |
+		awk '$0 >= "18446462598732840960"' | head -n 1)
+	is "$addr" "" "$f: no kernel address in decimal in the exposition"
 done
 
 # --- exact values, from the fixtures' own numbers ---------------------------
@@ -55,6 +59,9 @@ like "$out" '^histtop_replay_hits_total\{call_site="tomoyo_find_next_domain"\} 4
 	".sym: two call sites of one function (2 + 2 hits) are one series"
 like "$out" '^histtop_replay_bytes_alloc_total\{call_site="proc_pid_readlink"\} 8192$' \
 	".sym: a summed value as a _total counter"
+out=$(prom 612-kmalloc-callsite.hist)
+like "$out" '^histtop_replay_hits_total\{call_site="\[kernel address\]"\} 45$' \
+	"keys=call_site (no .sym): every address one series, all 45 hits kept"
 out=$(prom 612-kmalloc-symoffset.hist)
 like "$out" '^histtop_replay_bytes_req_total\{call_site="event_hist_trigger_parse\+0x28a/0x2740"\} 2024$' \
 	".sym-offset: sym+off/size"
