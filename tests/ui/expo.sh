@@ -151,7 +151,7 @@ else
 		--collector.textfile --collector.textfile.directory="$tmp/tf" >"$tmp/ne.log" 2>&1 &
 	nepid=$!
 	scraped=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 		scraped=$(curl -sf "http://127.0.0.1:$port/metrics") && break
 		sleep 0.25
 	done

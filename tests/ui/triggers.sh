@@ -5,6 +5,7 @@
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
+# shellcheck disable=SC2154 # tmp is tmux.sh's
 mkdir "$tmp/r"
 cp "$FIXTURES/two-hists.hist" "$tmp/r/"
 run 120 30 "" --replay "$tmp/r" -e x:y -k count --name plain \
