@@ -502,6 +502,7 @@ static int run_ui(struct run *r)
 	v.desc = desc;
 	v.t = r->t;
 	v.delay = r->o->delay;
+	v.top = r->o->top;
 	v.can_control = source_can_control(r->src);
 
 	while (!quit_signal) {

@@ -62,6 +62,7 @@ struct ui {
 	bool expand;		/* Enter: the selected row's stack, one frame a line */
 	bool bar_totals;	/* the share bar shows totals, not deltas */
 	char filter[128];
+	size_t top_n;		/* -T: rows shown at most (0: all) */
 	size_t nshown;
 	size_t *shown;		/* indices into table rows that pass the filter */
 	size_t shown_cap;
@@ -304,13 +305,14 @@ static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, c
 	snprintf(buf, size, "-%s", n);
 }
 
+/* The rows shown: those the filter keeps, the first top of them (-T). */
 static void filter_rows(struct ui *u, const struct table *t)
 {
 	size_t i;
 
 	u->shown = xgrow(u->shown, &u->shown_cap, t->nrows + 1, sizeof(*u->shown));
 	u->nshown = 0;
-	for (i = 0; i < t->nrows; i++) {
+	for (i = 0; i < t->nrows && (!u->top_n || u->nshown < u->top_n); i++) {
 		if (u->filter[0]) {
 			char *k = out_key_text(t, t->rows[i], !u->utf8);
 			bool match = strcasestr(k, u->filter) != NULL;
@@ -804,8 +806,11 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 		t->sort_by = TB_BY_TOTAL;
 		table_sort(t);
 	}
+	u->top_n = v->top > 0 ? (size_t)v->top : 0;
 	/* order only the rows that can show; all when a filter picks among them */
 	t->sort_limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
+	if (!u->filter[0] && u->top_n && u->top_n < t->sort_limit)
+		t->sort_limit = u->top_n;
 	table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	erase();
 	filter_rows(u, t);

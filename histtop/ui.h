@@ -16,6 +16,7 @@ struct ui_view {
 	const char *desc;	/* "kmem:kmalloc" */
 	struct table *t;
 	double delay;
+	long top;		/* -T: rows shown at most, 0: all */
 	bool frozen;		/* display frozen, the kernel keeps counting */
 	bool can_control;	/* pause/continue/clear allowed */
 	bool ended;		/* replay: no more frames */
