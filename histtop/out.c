@@ -372,6 +372,28 @@ static void csv_str(FILE *f, const char *s)
 	csv_strn(f, s, strlen(s));
 }
 
+/*
+ * CSV column names must be unique: a CSV reader keeps one column of a name.
+ * A key part named like a value column (keys=count.buckets=100 with
+ * vals=count, or bytes_req.log2 with bytes_req) takes its modifier:
+ * "count.buckets"; a plain key "NAME.key", an .execname's pid "NAME.pid",
+ * a .syscall's number "NAME.nr".  The name is new.
+ */
+static char *csv_key_name(const struct table *t, size_t k)
+{
+	static const char *const mod[] = {
+		[TB_KEY_PLAIN] = "key", [TB_KEY_HEX] = "hex", [TB_KEY_SYM] = "sym",
+		[TB_KEY_EXECNAME] = "pid", [TB_KEY_SYSCALL] = "nr", [TB_KEY_LOG2] = "log2",
+		[TB_KEY_BUCKETS] = "buckets", [TB_KEY_STACK] = "key",
+	};
+	size_t j;
+
+	for (j = 0; j < t->ncols; j++)
+		if (!strcmp(t->cols[j].name, t->key_names[k]))
+			return xasprintf("%s.%s", t->key_names[k], mod[t->key_kinds[k]]);
+	return xstrdup(t->key_names[k]);
+}
+
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
@@ -381,15 +403,18 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 	if (!c->csv_header_done) {
 		fputs("frame,time", f);
 		for (k = 0; k < t->nkeys; k++) {
+			char *name;
+
 			fputc(',', f);
 			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL) {
-				char *name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
-
+				name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
 				csv_str(f, name);
 				fputc(',', f);
 				free(name);
 			}
-			csv_str(f, t->key_names[k]);
+			name = csv_key_name(t, k);
+			csv_str(f, name);
+			free(name);
 		}
 		for (j = 0; j < t->ncols; j++) {
 			fputc(',', f);

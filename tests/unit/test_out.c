@@ -44,6 +44,23 @@ static char *capture(int (*fn)(FILE *, struct out_ctx *, const struct table *),
 	return buf;
 }
 
+/* No name twice in a CSV header line (names without quotes or commas). */
+static bool csv_names_unique(const char *hdr)
+{
+	const char *a, *b;
+	size_t la, lb;
+
+	for (a = hdr; *a; a += la + (a[la] == ',')) {
+		la = strcspn(a, ",");
+		for (b = a + la + (a[la] == ','); *b; b += lb + (b[lb] == ',')) {
+			lb = strcspn(b, ",");
+			if (la == lb && !strncmp(a, b, la))
+				return false;
+		}
+	}
+	return true;
+}
+
 int main(void)
 {
 	struct table *t = load("read-execname.hist");
@@ -271,6 +288,32 @@ int main(void)
 		   "csv: names with a quote or a comma are quoted in the header");
 		free(s);
 		table_free(t);
+	}
+
+	/* a key and a value of the same field: every CSV column name once */
+	{
+		static const char log2[] =
+			"# event histogram\n#\n# trigger info: hist:keys=bytes_req.log2:"
+			"vals=hitcount,bytes_req:sort=hitcount:size=2048 [active]\n#\n\n"
+			"{ bytes_req: ~ 2^8  } hitcount:          4  bytes_req:        800\n"
+			"\nTotals:\n    Hits: 4\n    Entries: 1\n    Dropped: 0\n";
+
+		static const char *const want[] = { "frame,time,count.buckets,hitcount,",
+						    "frame,time,bytes_req.log2,hitcount," };
+
+		for (i = 0; i < 2; i++) {
+			t = i ? load_text("log2 and value", log2, strlen(log2)) :
+				load("612-read-buckets.hist");
+			c.csv_header_done = false;
+			s = capture(out_csv, &c, t);
+			s[strcspn(s, "\n")] = '\0';
+			ok(csv_names_unique(s), "csv: %s key and value of one field: names unique (%s)",
+			   i ? ".log2" : ".buckets", s);
+			ok(!strncmp(s, want[i], strlen(want[i])), "csv: the key column is named %.*s",
+			   (int)strcspn(want[i] + 11, ","), want[i] + 11);
+			free(s);
+			table_free(t);
+		}
 	}
 
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
