@@ -794,6 +794,47 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 	}
 }
 
+/*
+ * What a row's share bar is a share of: the sort column's sum over every
+ * row of the frame, whatever the filter or -T leaves on the screen, so that
+ * a row's bar does not change when others are hidden (a max or min: the
+ * largest of them).  Sets whether the bars show totals or deltas.
+ */
+static uint64_t bar_whole(struct ui *u, const struct table *t)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!t->ncols)
+		return 0;
+	if (t->cols[t->sort_col].gauge) {
+		/* a max or min is no share of anything: bars against the largest */
+		u->bar_totals = true;
+		for (i = 0; i < t->nrows; i++) {
+			const struct tb_row *r = t->rows[i];
+			uint64_t tv = r->total[t->sort_col];
+
+			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
+			    tv > sum)
+				sum = tv;
+		}
+		return sum;
+	}
+	{
+		bool d = t->sort_by == TB_BY_DELTA;
+
+		for (i = 0; i < t->nrows; i++)
+			if (!t->rows[i]->stale)
+				sum += d ? t->rows[i]->delta[t->sort_col] : t->rows[i]->total[t->sort_col];
+		u->bar_totals = !d || !sum;	/* nothing moved: share of the totals */
+		if (d && !sum)
+			for (i = 0; i < t->nrows; i++)
+				if (!t->rows[i]->stale)
+					sum += t->rows[i]->total[t->sort_col];
+	}
+	return sum;
+}
+
 void ui_draw(struct ui *u, const struct ui_view *v)
 {
 	struct table *t = v->t;
@@ -847,32 +888,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 		u->hscroll = u->hscroll_max;
 	draw_header(u, v);
 	draw_colhdr(u, t);
-	if (t->ncols && t->cols[t->sort_col].gauge) {
-		/* a max or min is no share of anything: bars against the largest */
-		u->bar_totals = true;
-		for (i = 0; i < u->nshown; i++) {
-			const struct tb_row *r = t->rows[u->shown[i]];
-			uint64_t tv = r->total[t->sort_col];
-
-			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
-			    tv > sortsum)
-				sortsum = tv;
-		}
-	} else if (t->ncols) {
-		bool d = t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge;
-
-		for (i = 0; i < u->nshown; i++) {
-			const struct tb_row *r = t->rows[u->shown[i]];
-
-			if (!r->stale)
-				sortsum += d ? r->delta[t->sort_col] : r->total[t->sort_col];
-		}
-		u->bar_totals = !d || !sortsum;	/* nothing moved: share of the totals */
-		if (d && !sortsum)
-			for (i = 0; i < u->nshown; i++)
-				if (!t->rows[u->shown[i]]->stale)
-					sortsum += t->rows[u->shown[i]]->total[t->sort_col];
-	}
+	sortsum = bar_whole(u, t);
 	y = HEADER_LINES;
 	for (i = u->top; i < u->nshown && y < LINES - 1; i++)
 		y += draw_row(u, v, t->rows[u->shown[i]], u->keys[i - u->top], y, i == u->sel,

@@ -34,4 +34,22 @@ sleep 0.3
 is "$(rows | grep -c .)" 2 "-T 2: End does not reach past the second row"
 quit
 
+# the share bar is a share of the whole table: a filter that hides rows
+# does not lengthen the bars of those it keeps (fx_a: 7 of 12 hits)
+fakefs "$tmp/ex" syscalls sys_enter_read 612-read-execname.hist
+bar() { screen | grep -E "^ +$1 " | tr -cd '#' | wc -c; }
+for size in 80x24 120x40; do
+	w=${size%x*} h=${size#*x}
+	run "$w" "$h" "LANG=C NO_COLOR=1" -e syscalls:sys_enter_read --attach \
+		--tracefs "$tmp/ex" -d 0.5 -s hitcount
+	wait_for '^ +fx_a .*#'
+	before=$(bar fx_a)
+	$T send-keys -t t / f x _ a Enter
+	wait_for 'filter: fx_a'
+	after=$(bar fx_a)
+	[ "$before" -gt 0 ] && [ "$before" = "$after" ]
+	ok $? "${size}: a row's share bar keeps its length under a filter ($before, $after cells)"
+	quit
+done
+
 done_testing
