@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -67,6 +68,8 @@ struct ui {
 	size_t *shown;		/* indices into table rows that pass the filter */
 	size_t shown_cap;
 	bool *colshow;		/* value columns drawn on this frame */
+	struct unit *units;	/* per value column: its totals', its deltas' unit */
+	size_t units_cap;
 	size_t colshow_cap;
 	char **keys;		/* key text of the rows on screen (owned) */
 	size_t nkeys, keys_cap;
@@ -128,6 +131,7 @@ void ui_free(struct ui *u)
 	free_keys(u);
 	free(u->keys);
 	free(u->colshow);
+	free(u->units);
 	free(u->sel_key);
 	free(u->shown);
 	free(u);
@@ -275,10 +279,79 @@ static void fmt_num(char *buf, size_t size, uint64_t v, int width)
 		out_human(buf, size, (double)v);
 }
 
-static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, char *buf,
-		      size_t size, int width)
+/*
+ * One unit per number column (and per frame): digits when every number on
+ * the screen fits, else the first unit of 1000 (K, M, G, ...) that keeps the
+ * largest within 4 digits and in which they all fit, with one decimal when
+ * the largest is below 1000 of it and that fits.  So a column never mixes
+ * 121M with 14499840: the longer number is the larger.
+ */
+struct unit {
+	int pow;	/* 0: digits, 1: K, 2: M ... */
+	int dec;	/* decimals */
+};
+
+/* A number of magnitude v (neg: negative) in unit f. */
+static void fmt_unit(char *buf, size_t size, uint64_t v, bool neg, const struct unit *f)
+{
+	if (!f->pow || !v)
+		snprintf(buf, size, "%s%" PRIu64, neg ? "-" : "", v);
+	else
+		snprintf(buf, size, "%s%.*f%c", neg ? "-" : "", f->dec,
+			 (double)v / pow(1000, f->pow), "KMGTPE"[f->pow - 1]);
+}
+
+/* A cell's magnitude and sign: a total (signed gauges may be negative) or a delta. */
+static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j, bool delta,
+			 bool *neg)
+{
+	uint64_t v = delta ? r->delta[j] : r->total[j];
+
+	*neg = !delta && t->cols[j].is_signed && (int64_t)v < 0;
+	return *neg ? (uint64_t)0 - v : v;
+}
+
+/* The unit of column j's totals or deltas over rows[0..n), in width cells. */
+static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, const size_t *idx,
+			     size_t n, size_t j, bool delta, int width)
+{
+	struct unit f = { 0, 0 };
+	uint64_t max = 0, v;
+	char buf[48];
+	size_t i;
+	bool neg;
+
+	for (i = 0; i < n; i++) {
+		v = cell_val(t, rows[idx[i]], j, delta, &neg);
+		if (v > max)
+			max = v;
+	}
+	/* digits, else the unit that keeps the largest within 4 digits (or wider) */
+	for (f.pow = 0; f.pow < 6; f.pow++) {
+		if (f.pow && (double)max / pow(1000, f.pow) >= 9999.5)
+			continue;
+		for (f.dec = f.pow && (double)max / pow(1000, f.pow) < 999.5; f.dec >= 0; f.dec--) {
+			for (i = 0; i < n; i++) {
+				v = cell_val(t, rows[idx[i]], j, delta, &neg);
+				fmt_unit(buf, sizeof(buf), v, neg, &f);
+				if ((int)strlen(buf) > width)
+					break;
+			}
+			if (i == n)
+				return f;
+		}
+	}
+	f.pow = 6;
+	f.dec = 0;
+	return f;
+}
+
+static void fmt_total(const struct ui *u, const struct table *t, const struct tb_row *r,
+		      size_t j, char *buf, size_t size, int width)
 {
 	char n[TB_NUM_MAX];
+	bool neg;
+	uint64_t v;
 
 	if (t->cols[j].kind == HP_GRAPH) {	/* the kernel's bar, narrowed to the column */
 		snprintf(buf, size, "%s", table_bar_str(r->total[j], width, n));
@@ -292,20 +365,10 @@ static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, c
 			snprintf(buf, size, "%.0f", (double)r->total[j] / 100);
 		return;
 	}
-	if (!t->cols[j].is_signed || (int64_t)r->total[j] >= 0) {
-		fmt_num(buf, size, r->total[j], width);
-		return;
-	}
-	table_total_str(t, r, j, n);
-	if ((int)strlen(n) <= width) {
-		snprintf(buf, size, "%s", n);
-		return;
-	}
-	out_human(n, sizeof(n), -(double)(int64_t)r->total[j]);
-	snprintf(buf, size, "-%s", n);
+	v = cell_val(t, r, j, false, &neg);
+	fmt_unit(buf, size, v, neg, &u->units[2 * j]);
 }
 
-/* The rows shown: those the filter keeps, the first top of them (-T). */
 static void filter_rows(struct ui *u, const struct table *t)
 {
 	size_t i;
@@ -639,12 +702,12 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	for (j = 0; j < t->ncols; j++) {
 		if (!u->colshow[j])
 			continue;
-		fmt_total(t, r, j, buf, sizeof(buf), l->numw - 1);
+		fmt_total(u, t, r, j, buf, sizeof(buf), l->numw - 1);
 		put_right(u, y, x, buf, l->numw);
 		x += l->numw;
 		if (!has_delta(u, t, j))
 			continue;
-		fmt_num(buf, sizeof(buf), r->delta[j], l->numw - 1);
+		fmt_unit(buf, sizeof(buf), r->delta[j], false, &u->units[2 * j + 1]);
 		put_right(u, y, x, r->stale ? "-" : buf, l->numw);
 		x += l->numw;
 	}
@@ -886,6 +949,10 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 		u->hscroll_max = 0;
 	if (u->hscroll > u->hscroll_max)
 		u->hscroll = u->hscroll_max;
+	u->units = xgrow(u->units, &u->units_cap, 2 * t->ncols + 2, sizeof(*u->units));
+	for (i = 0; i < 2 * t->ncols; i++)
+		u->units[i] = pick_unit(t, t->rows, u->shown + u->top, u->nkeys, i / 2, i % 2,
+					u->lay.numw - 1);
 	draw_header(u, v);
 	draw_colhdr(u, t);
 	sortsum = bar_whole(u, t);

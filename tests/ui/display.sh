@@ -52,4 +52,31 @@ for size in 80x24 120x40; do
 	quit
 done
 
+# one unit per column: the 119M, 14.4M, 900480 and 1681K at 40 and
+# 60 columns; all numbers of the count column share one unit letter (or
+# none), and a longer number is never the smaller one
+mkdir -p "$tmp/un/events/syscalls/sys_enter_read"
+{
+	printf '# event histogram\n#\n# trigger info: hist:keys=common_pid:vals=hitcount,count:sort=count.descending:size=2048 [paused]\n#\n\n'
+	printf '{ common_pid:        %s } hitcount:          1  count: %10s\n' \
+		101 119000000 102 14400000 103 900480 104 1681000
+	printf '\nTotals:\n    Hits: 4\n    Entries: 4\n    Dropped: 0\n'
+} >"$tmp/un/events/syscalls/sys_enter_read/hist"
+for size in 40x12 60x20 80x24 120x40; do
+	w=${size%x*} h=${size#*x}
+	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach \
+		--tracefs "$tmp/un" -d 0.5 -s count.descending
+	wait_for '^ +104 '
+	# the count totals: the 4th field of "pid hitcount delta count delta"
+	cnt=$(rows | awk '{ print $1, $4 }')
+	units=$(printf '%s\n' "$cnt" | awk '{ u = $2; sub(/^[-0-9.]*/, "", u); print u }' | sort -u | wc -l)
+	is "$units" 1 "${size}: the count column has one unit ($(echo $cnt))"
+	# sorted descending by value: the string lengths never grow down the column
+	printf '%s\n' "$cnt" | awk '{ l = length($2); if (NR > 1 && l > prev) exit 1; prev = l }'
+	ok $? "${size}: a longer number is never below a shorter one"
+	[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le "$w" ]
+	ok $? "${size}: no line is wider than the pane"
+	quit
+done
+
 done_testing
