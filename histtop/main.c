@@ -202,8 +202,14 @@ static int apply_display_sort(struct run *r, char **err)
 	if (r->sorted || !t->ncols)
 		return 0;
 	r->sorted = true;
-	if (!r->o->sort)
+	if (!r->o->sort) {
+		/* a trigger histtop did not make: its own sort=, where one was chosen */
+		first = trig_display_sort(t->trigger);
+		if (first)
+			table_set_sort(t, first);
+		free(first);
 		return 0;
+	}
 	first = xstrndup(r->o->sort, strcspn(r->o->sort, ","));
 	if (table_set_sort(t, first) && (r->o->attach || r->o->replay)) {
 		esc = str_escape(first, false);

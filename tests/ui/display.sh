@@ -79,4 +79,20 @@ for size in 40x12 60x20 80x24 120x40; do
 	quit
 done
 
+# --attach follows the trigger's own sort= (count.descending): fx_b (count
+# 10000, 2 hits) first, the sort mark on count; the kernel's default
+# sort=hitcount keeps histtop's own (most hits first)
+run 100 24 "LANG=C NO_COLOR=1" -e syscalls:sys_enter_read --attach --tracefs "$tmp/ex" -d 0.5
+wait_for '^ +fx_a'
+like "$(rows | head -n 1)" '^ +fx_b ' "--attach: the trigger's sort=count.descending puts fx_b first"
+like "$(screen | sed -n 5p)" ' vcount ' "--attach: the header marks count, descending"
+quit
+out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/ex")
+like "$out" 'sort: count total, descending' "batch --attach says it sorts on count, descending"
+sed 's/sort=count.descending/sort=hitcount/' "$FIXTURES/612-read-execname.hist" \
+	>"$tmp/ex/events/syscalls/sys_enter_read/hist"
+out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/ex")
+like "$out" 'sort: hitcount delta, descending' "the kernel's default sort=hitcount keeps histtop's"
+fakefs "$tmp/ex" syscalls sys_enter_read 612-read-execname.hist
+
 done_testing
