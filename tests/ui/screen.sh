@@ -39,18 +39,18 @@ like "$s" 'hist:keys=common_pid\.execname:vals=hitcount,count:sort=count\.descen
 like "$s" 'Hits 12 .*Entries 3/2048 .*Dropped 0' "totals line"
 like "$s" 'common_pid .*hitcount .*count' "column header"
 like "$s" 'pPause +cCont +zClear' "help bar"
-# default sort: hitcount (delta, then total) descending: fx_a (7) first
+# the trigger's own sort=count.descending: fx_b (10000) first
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx_a' "default sort puts the most hits first"
+like "$first" 'fx_b' "the initial sort is the trigger's sort=count.descending"
 
 $T send-keys -t t '>'
 sleep 0.5
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx_b' "'>' sorts by the next column (count): fx_b first"
+like "$first" 'fx_a' "'>' sorts by the next column (hitcount, after the last): fx_a first"
 $T send-keys -t t r
 sleep 0.5
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx c,d' "'r' reverses: the smallest first"
+like "$first" 'fx_b' "'r' reverses: the fewest hits first"
 
 $T send-keys -t t p
 wait_for 'attached: histtop does not change a trigger'
