@@ -116,6 +116,9 @@ struct run {
 	bool poll;		/* ask the kernel before reading (HISTTOP_POLL=0: never) */
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
+	/* an export's .csv and .folded hold only these rows (the screen's filter) */
+	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
+	void *keep_ctx;
 };
 
 static void prof_own(struct run *r, double ms)
@@ -310,7 +313,8 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (new ? O_EXCL : O_TRUNC),
 		      0644);
-	struct out_ctx c = { .event = source_desc(r->src) };
+	struct out_ctx c = { .event = source_desc(r->src), .keep = r->keep,
+			     .keep_ctx = r->keep_ctx };
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int ret, e;
 
@@ -331,7 +335,7 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 		ret = out_csv(f, &c, r->t);
 		break;
 	default:
-		ret = out_folded(f, r->t, r->t->sort_col);
+		ret = out_folded(f, &c, r->t, r->t->sort_col);
 		break;
 	}
 	e = errno;
@@ -399,6 +403,16 @@ static int export_frame(struct run *r, const char *prefix, bool unique, char **w
 		free(*written);	/* taken: try the next name */
 	}
 	return -1;
+}
+
+/* The rows an export keeps. */
+static size_t count_kept(const struct run *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->t->nrows; i++)
+		n += !r->keep || r->keep(r->keep_ctx, r->t, r->t->rows[i]);
+	return n;
 }
 
 /*
@@ -598,10 +612,16 @@ static int run_ui(struct run *r)
 			time_t now = time(NULL);
 
 			strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
+			r->keep = ui_filtered(u) ? ui_row_shown : NULL;
+			r->keep_ctx = u;
 			if (export_frame(r, r->o->export ? r->o->export : prefix, true, &what))
 				set_status(r, true, "export: %s", what);
+			else if (r->keep)
+				set_status(r, false, "wrote %s (%zu of %zu rows, as filtered; the "
+					   ".hist whole)", what, count_kept(r), r->t->nrows);
 			else
 				set_status(r, false, "wrote %s", what);
+			r->keep = NULL;
 			free(what);
 			break;
 		}

@@ -100,6 +100,11 @@ const char *out_human(char *buf, size_t size, double v)
 	return buf;
 }
 
+static bool out_keep(const struct out_ctx *c, const struct table *t, const struct tb_row *r)
+{
+	return !c->keep || c->keep(c->keep_ctx, t, r);
+}
+
 static long nshow(const struct out_ctx *c, const struct table *t)
 {
 	return c->top && (size_t)c->top < t->nrows ? c->top : (long)t->nrows;
@@ -435,6 +440,8 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 	for (i = 0; i < n; i++) {
 		const struct tb_row *r = t->rows[i];
 
+		if (!out_keep(c, t, r))
+			continue;
 		fprintf(f, "%lu,%.3f", t->frames, t->elapsed);
 		for (k = 0; k < t->nkeys; k++) {
 			char *s = strchr(r->parts[k], '\n') ? out_stack_line(r->parts[k]) : NULL;
@@ -471,7 +478,7 @@ static void frame_name(struct strbuf *sb, const char *s, size_t n)
 	sb_add(sb, s, plus ? (size_t)(plus - s) : n);
 }
 
-int out_folded(FILE *f, const struct table *t, int col)
+int out_folded(FILE *f, const struct out_ctx *c, const struct table *t, int col)
 {
 	size_t i, k;
 
@@ -479,7 +486,7 @@ int out_folded(FILE *f, const struct table *t, int col)
 		const struct tb_row *r = t->rows[i];
 		struct strbuf sb;
 
-		if (r->stale)
+		if (r->stale || !out_keep(c, t, r))
 			continue;
 		sb_init(&sb);
 		for (k = 0; k < t->nkeys; k++) {

@@ -369,23 +369,35 @@ static void fmt_total(const struct ui *u, const struct table *t, const struct tb
 	fmt_unit(buf, size, v, neg, &u->units[2 * j]);
 }
 
+bool ui_row_shown(void *ctx, const struct table *t, const struct tb_row *r)
+{
+	const struct ui *u = ctx;
+	char *k;
+	bool match;
+
+	if (!u->filter[0])
+		return true;
+	k = out_key_text(t, r, !u->utf8);
+	match = strcasestr(k, u->filter) != NULL;
+	free(k);
+	return match;
+}
+
+bool ui_filtered(const struct ui *u)
+{
+	return u->filter[0];
+}
+
+/* The rows shown: those the filter keeps, the first top_n of them (-T). */
 static void filter_rows(struct ui *u, const struct table *t)
 {
 	size_t i;
 
 	u->shown = xgrow(u->shown, &u->shown_cap, t->nrows + 1, sizeof(*u->shown));
 	u->nshown = 0;
-	for (i = 0; i < t->nrows && (!u->top_n || u->nshown < u->top_n); i++) {
-		if (u->filter[0]) {
-			char *k = out_key_text(t, t->rows[i], !u->utf8);
-			bool match = strcasestr(k, u->filter) != NULL;
-
-			free(k);
-			if (!match)
-				continue;
-		}
-		u->shown[u->nshown++] = i;
-	}
+	for (i = 0; i < t->nrows && (!u->top_n || u->nshown < u->top_n); i++)
+		if (ui_row_shown(u, t, t->rows[i]))
+			u->shown[u->nshown++] = i;
 }
 
 /*
@@ -503,10 +515,17 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	if (v->status) {
 		char *st = str_escape(v->status, !u->utf8);
 
-		attrset(v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL));
-		put_cells(u, 3, 1, st, cols - 1, 0);
+		p.y = 3;
+		p.x = 1;
+		/* a filter in force stays in sight, before the message */
+		if (u->filter[0]) {
+			snprintf(buf, sizeof(buf), "filter: %s (%zu of %zu rows) | ", u->filter,
+				 u->nshown, t->nrows);
+			pen_put(u, &p, buf, A_NORMAL);
+		}
+		pen_put(u, &p, st, v->status_error ? pair(u, PAIR_ERR, A_BOLD) :
+			pair(u, PAIR_WARN, A_NORMAL));
 		free(st);
-		attrset(A_NORMAL);
 	} else if (v->read_error) {
 		char when[16], *re = str_escape(v->read_error, !u->utf8);
 
@@ -762,7 +781,7 @@ static const char *const help_keys[] = {
 	"Up Dn PgUp PgDn Home End  move",
 	"Left Right  scroll long keys",
 	"Enter  expand a stack",
-	"e      export to new .hist .csv .folded",
+	"e      export the rows shown to files",
 	"?      this help",
 	"q      quit",
 };

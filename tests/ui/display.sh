@@ -95,4 +95,25 @@ out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/ex"
 like "$out" 'sort: hitcount delta, descending' "the kernel's default sort=hitcount keeps histtop's"
 fakefs "$tmp/ex" syscalls sys_enter_read 612-read-execname.hist
 
+# e exports the rows the filter shows (the .hist stays the kernel's whole
+# text), and its message leaves the filter in sight
+for size in 80x24 120x40; do
+	w=${size%x*} h=${size#*x}
+	rm -f "$tmp/exp".*
+	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach \
+		--tracefs "$tmp/ex" -d 0.5 --export "$tmp/exp"
+	wait_for '^ +fx_a'
+	$T send-keys -t t / f x _ a Enter
+	wait_for 'filter: fx_a'
+	$T send-keys -t t e
+	wait_for 'wrote '
+	is "$(tail -n +2 "$tmp/exp.csv" | cut -d, -f3 | tr '\n' ' ')" "fx_a " \
+		"${size}: e under a filter exports the rows shown (fx_a)"
+	is "$(grep -c '^{' "$tmp/exp.hist")" 3 "${size}: the .hist is the kernel's whole text"
+	like "$(screen | sed -n 4p)" 'filter: fx_a' "${size}: the filter stays in sight after the message"
+	[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le "$w" ]
+	ok $? "${size}: no line is wider than the pane"
+	quit
+done
+
 done_testing

@@ -113,7 +113,7 @@ int main(void)
 		size_t fl = 0;
 		FILE *f = open_memstream(&fb, &fl);
 
-		out_folded(f, t, 0);
+		out_folded(f, &c, t, 0);
 		fclose(f);
 		ok(strstr(fb, "entry_SYSCALL_64_after_hwframe;do_syscall_64;") != NULL,
 		   "folded: root first, offsets stripped");
