@@ -428,7 +428,8 @@ static bool fatal(const struct run *r, int fr)
 
 static int run_batch(struct run *r)
 {
-	struct out_ctx c = { .event = source_desc(r->src), .top = r->o->top };
+	struct out_ctx c = { .event = source_desc(r->src), .top = r->o->top,
+			     .sized = source_can_control(r->src) };
 	double start = now_mono();
 	long n = 0;
 	int ret;

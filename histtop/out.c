@@ -129,6 +129,8 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
 		t->size, t->dropped,
+		!c->sized ? ((t->intervals ? t->dropped_delta : t->dropped) ?
+			     "  (table full: new keys are dropped)" : "") :
 		t->intervals ? (t->dropped_delta ? "  (raise --size or lower -d)" : "") :
 		t->dropped ? "  (raise --size)" : "",
 		table_sort_desc(t, sort, sizeof(sort)));

@@ -12,6 +12,7 @@ struct out_ctx {
 	const char *event;	/* "kmem:kmalloc" (borrowed) */
 	long top;		/* rows at most, 0: all */
 	bool csv_header_done;
+	bool sized;		/* histtop chose the trigger's size=: hints name --size */
 	/* CSV and folded: only the rows keep says yes to (NULL: all) */
 	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
 	void *keep_ctx;

@@ -497,8 +497,14 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 		snprintf(buf, sizeof(buf), "Dropped %" PRIu64 " (+%" PRIu64 ")", t->dropped,
 			 t->dropped_delta);
 		pen_put(u, &p, buf, pair(u, PAIR_ERR, A_REVERSE) | A_BOLD);
-		/* with intervals, only the last interval's drops say it is full */
-		if (!t->intervals)
+		/*
+		 * with intervals, only the last interval's drops say it is full;
+		 * --size only helps a trigger histtop installs (not --attach, --replay)
+		 */
+		if (!v->can_control && (!t->intervals || t->dropped_delta))
+			pen_put(u, &p, "  table full: new keys are dropped",
+				pair(u, PAIR_WARN, A_BOLD));
+		else if (!t->intervals)
 			pen_put(u, &p, "  table full: raise --size", pair(u, PAIR_WARN, A_BOLD));
 		else if (t->dropped_delta)
 			pen_put(u, &p, "  interval table full: raise --size or lower -d",
@@ -506,8 +512,8 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	} else {
 		pen_put(u, &p, "Dropped 0", A_NORMAL);
 		if (t->size && t->entries * 10 >= t->size * 9)
-			pen_put(u, &p, "  table nearly full: raise --size",
-				pair(u, PAIR_WARN, A_BOLD));
+			pen_put(u, &p, v->can_control ? "  table nearly full: raise --size" :
+				"  table nearly full", pair(u, PAIR_WARN, A_BOLD));
 	}
 	/* 4: message line: a key's answer, else why the numbers are old, else the filter */
 	move(3, 0);
@@ -840,6 +846,8 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		{ "+-", "Int" }, { "e", "Export" }, { "?", "Help" }, { "q", "Quit" },
 	};
 	size_t i, n = sizeof(ctl) / sizeof(ctl[0]), keep = 2;
+	/* pause, continue and clear only where histtop may (not --attach, --replay) */
+	size_t first = v->can_control ? 0 : 3;
 	int pad, used, room = COLS, need_keep = 0;
 	bool fits[sizeof(ctl) / sizeof(ctl[0])];
 	struct pen p = { LINES - 1, 0 };
@@ -849,7 +857,9 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 	/* labels padded to 6 when everything fits that way, else packed */
 	for (pad = 6; pad >= 0; pad -= 6) {
 		used = need_keep + (pad ? (int)keep * 6 : 0);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < first; i++)
+			fits[i] = false;
+		for (i = first; i < n; i++) {
 			int cell = (int)strlen(ctl[i][0]) +
 				   ((int)strlen(ctl[i][1]) > pad ? (int)strlen(ctl[i][1]) : pad) + 1;
 
@@ -863,14 +873,13 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 	move(p.y, 0);
 	clrtoeol();
 	for (i = 0; i < n; i++) {
-		bool off = i < 3 && !v->can_control;
 		char label[16];
 
 		if (!fits[i])
 			continue;
-		pen_put(u, &p, ctl[i][0], off ? A_DIM : A_BOLD);
+		pen_put(u, &p, ctl[i][0], A_BOLD);
 		snprintf(label, sizeof(label), "%-*s", pad, ctl[i][1]);
-		pen_put(u, &p, label, off ? A_DIM : pair(u, PAIR_TITLE, A_REVERSE));
+		pen_put(u, &p, label, pair(u, PAIR_TITLE, A_REVERSE));
 		if (i + 1 < n)
 			pen_put(u, &p, " ", A_NORMAL);
 	}

@@ -116,4 +116,27 @@ for size in 80x24 120x40; do
 	quit
 done
 
+# hints that can be acted on: --attach and --replay cannot pause, continue,
+# clear or resize, so neither the help bar nor the Dropped hint offers it
+fakefs "$tmp/dr" syscalls sys_enter_read 612-read-dropped.hist
+mkdir -p "$tmp/rp"
+cp "$FIXTURES/612-read-dropped.hist" "$tmp/rp/001.hist"
+for size in 40x12 80x24 120x40; do
+	w=${size%x*} h=${size#*x}
+	for how in "-e syscalls:sys_enter_read --attach --tracefs $tmp/dr" "--replay $tmp/rp"; do
+		case $how in --replay*) m=--replay ;; *) m=--attach ;; esac
+		run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" $how -d 0.5
+		wait_for 'Dropped [1-9]'
+		s=$(screen)
+		! printf '%s\n' "$s" | tail -n 1 | grep -qE 'pPause|cCont|zClear'
+		ok $? "${size} $m: the help bar offers no pause, continue or clear"
+		like "$(printf '%s\n' "$s" | tail -n 1)" '\?Help.*qQuit' "${size} $m: ?Help and qQuit stay"
+		! printf '%s\n' "$s" | grep -q 'raise'
+		ok $? "${size} $m: no hint to raise --size"
+		quit
+	done
+done
+out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/dr")
+like "$out" 'Dropped [1-9][0-9]*  \(table full: new keys are dropped\)' "batch --attach: the table is full, no --size hint"
+
 done_testing
