@@ -157,6 +157,15 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 	if (o->instance ? tfs_use_instance(s->tfs, o->instance, true, err) :
 			  tfs_use_private_instance(s->tfs, err))
 		goto fail;
+	if (tfs_no_locking(s->tfs)) {
+		char *prev = *note;
+
+		*note = xasprintf("%s%sthis kernel has no file locking (flock: %s): histtop "
+				  "instances are judged alive by their pid, and only one of this "
+				  "PID namespace whose pid is gone is removed as stale",
+				  prev ? prev : "", prev ? "\n" : "", strerror(ENOSYS));
+		free(prev);
+	}
 	if (tfs_check_event(s->tfs, s->system, s->event, err))
 		goto fail_instance;
 	{
