@@ -64,9 +64,10 @@ const char opts_usage[] =
 "\n"
 "Keys in the screen: p pause, c continue, z clear (asks y/N first) the kernel's\n"
 "aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
-"delta or the total; k sort by key; t totals only; + - refresh slower/faster;\n"
-"/ filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End move; Enter expand\n"
-"a stack; e export the frame (new files: NAME, NAME-1, ...); ? help; q quit.\n"
+"change, the rate per second or the total; k sort by key; t totals only;\n"
+"+ - refresh slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn,\n"
+"Home, End move; Enter expand a stack; e export the frame (new files: NAME,\n"
+"NAME-1, ...); ? help; q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {

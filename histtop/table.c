@@ -787,6 +787,14 @@ static int cmp_rows(const void *pa, const void *pb)
 	int c = 0, col = t->sort_col;
 
 	switch (t->sort_by) {
+	case TB_BY_RATE:
+		if (!t->cols[col].gauge) {
+			c = a->rate[col] < b->rate[col] ? -1 : a->rate[col] > b->rate[col];
+			if (c)
+				break;
+		}
+		/* ties by delta, then total */
+		__attribute__((fallthrough));
 	case TB_BY_DELTA:
 		if (!t->cols[col].gauge) {
 			c = cmp_u64(a->delta[col], b->delta[col]);
@@ -976,7 +984,8 @@ const char *table_sort_desc(const struct table *t, char *buf, size_t size)
 			 t->sort_key < t->nkeys ? t->key_names[t->sort_key] : "", dir);
 	else if (t->ncols)
 		snprintf(buf, size, "%s %s, %s", t->cols[t->sort_col].name,
-			 t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge ? "delta" : "total",
+			 t->cols[t->sort_col].gauge ? "total" : t->sort_by == TB_BY_DELTA ? "delta" :
+			 t->sort_by == TB_BY_RATE ? "rate" : "total",
 			 dir);
 	else
 		snprintf(buf, size, "none");

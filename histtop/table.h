@@ -78,6 +78,7 @@ enum tb_sort_by {
 	TB_BY_DELTA,
 	TB_BY_TOTAL,
 	TB_BY_KEY,
+	TB_BY_RATE,		/* the change per second (real time between reads) */
 };
 
 struct table {

@@ -57,6 +57,7 @@ struct ui {
 	int hscroll;		/* cells of key text scrolled off to the left */
 	int hscroll_max;
 	bool show_totals;	/* t: totals only, no deltas */
+	bool per_sec;		/* the second column is the rate per second, not the change */
 	bool help;
 	size_t help_top;	/* first help line shown */
 	bool help_more;		/* the help has lines below the window */
@@ -301,11 +302,17 @@ static void fmt_unit(char *buf, size_t size, uint64_t v, bool neg, const struct 
 			 (double)v / pow(1000, f->pow), "KMGTPE"[f->pow - 1]);
 }
 
-/* A cell's magnitude and sign: a total (signed gauges may be negative) or a delta. */
+/*
+ * A cell's magnitude and sign: a total (signed gauges may be negative), or
+ * its second column: the change, or with per_sec the rate per second.
+ */
 static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j, bool delta,
-			 bool *neg)
+			 bool per_sec, bool *neg)
 {
 	uint64_t v = delta ? r->delta[j] : r->total[j];
+
+	if (delta && per_sec)
+		v = (uint64_t)llround(r->rate[j]);
 
 	*neg = !delta && t->cols[j].is_signed && (int64_t)v < 0;
 	return *neg ? (uint64_t)0 - v : v;
@@ -313,7 +320,7 @@ static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j
 
 /* The unit of column j's totals or deltas over rows[0..n), in width cells. */
 static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, const size_t *idx,
-			     size_t n, size_t j, bool delta, int width)
+			     size_t n, size_t j, bool delta, bool per_sec, int width)
 {
 	struct unit f = { 0, 0 };
 	uint64_t max = 0, v;
@@ -322,7 +329,7 @@ static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, 
 	bool neg;
 
 	for (i = 0; i < n; i++) {
-		v = cell_val(t, rows[idx[i]], j, delta, &neg);
+		v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
 		if (v > max)
 			max = v;
 	}
@@ -332,7 +339,7 @@ static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, 
 			continue;
 		for (f.dec = f.pow && (double)max / pow(1000, f.pow) < 999.5; f.dec >= 0; f.dec--) {
 			for (i = 0; i < n; i++) {
-				v = cell_val(t, rows[idx[i]], j, delta, &neg);
+				v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
 				fmt_unit(buf, sizeof(buf), v, neg, &f);
 				if ((int)strlen(buf) > width)
 					break;
@@ -365,7 +372,7 @@ static void fmt_total(const struct ui *u, const struct table *t, const struct tb
 			snprintf(buf, size, "%.0f", (double)r->total[j] / 100);
 		return;
 	}
-	v = cell_val(t, r, j, false, &neg);
+	v = cell_val(t, r, j, false, false, &neg);
 	fmt_unit(buf, size, v, neg, &u->units[2 * j]);
 }
 
@@ -459,8 +466,13 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	mvhline(0, 0, ' ', cols);
 	rw = (int)strlen("[paused]") + 1 + (v->frozen ? 7 : 0) + (v->ended ? 14 : 0) +
 	     (v->read_error ? 6 : 0);
-	snprintf(buf, sizeof(buf), " histtop  %s  every %.2gs  elapsed %.0fs  frame %lu", v->desc,
-		 v->delay, t->elapsed, t->frames);
+	/* the change column covers the real time between the last two reads */
+	if (t->interval > 0 && fabs(t->interval - v->delay) > 0.1 * v->delay)
+		snprintf(n1, sizeof(n1), " (last %.1fs)", t->interval);
+	else
+		n1[0] = '\0';
+	snprintf(buf, sizeof(buf), " histtop  %s  every %.2gs%s  elapsed %.0fs  frame %lu", v->desc,
+		 v->delay, n1, t->elapsed, t->frames);
 	put_cells(u, 0, 0, buf, cols - rw - 1, 0);
 	p.y = 0;
 	p.x = cols - rw > 0 ? cols - rw : 0;
@@ -552,6 +564,12 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	}
 }
 
+/* Sorted on the change: per refresh or per second. */
+static bool by_change(const struct table *t)
+{
+	return t->sort_by == TB_BY_DELTA || t->sort_by == TB_BY_RATE;
+}
+
 static bool has_delta(const struct ui *u, const struct table *t, size_t j)
 {
 	return !u->show_totals && !t->cols[j].gauge;
@@ -633,7 +651,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 {
 	const struct layout *l = &u->lay;
 	const char *arrow = t->ascending ? "^" : "v";
-	bool bykey = t->sort_by != TB_BY_DELTA && t->sort_by != TB_BY_TOTAL;
+	bool bykey = t->sort_by == TB_BY_KEY;
 	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
 	struct strbuf sb;
 	char buf[64];
@@ -663,7 +681,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	for (j = 0; j < t->ncols; j++) {
 		bool sorted = (int)j == t->sort_col && !bykey;
 		/* a max or min has no delta: a delta sort on it is its total's */
-		bool on_delta = sorted && t->sort_by == TB_BY_DELTA && has_delta(u, t, j);
+		bool on_delta = sorted && by_change(t) && has_delta(u, t, j);
 
 		if (!u->colshow[j])
 			continue;
@@ -676,7 +694,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 		if (!has_delta(u, t, j))
 			continue;
 		attrset(on_delta ? srt : hdr);
-		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", delta_sym(u));
+		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", u->per_sec ? "/s" : delta_sym(u));
 		put_right(u, 4, x, buf, l->numw);
 		attrset(hdr);
 		x += l->numw;
@@ -712,6 +730,7 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	char buf[32];
 	size_t j;
 	int x, lines = 1;
+	bool neg;
 	attr_t base = selected ? A_REVERSE : A_NORMAL;
 
 	if (r->stale)
@@ -732,7 +751,8 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 		x += l->numw;
 		if (!has_delta(u, t, j))
 			continue;
-		fmt_unit(buf, sizeof(buf), r->delta[j], false, &u->units[2 * j + 1]);
+		fmt_unit(buf, sizeof(buf), cell_val(t, r, j, true, u->per_sec, &neg), false,
+			 &u->units[2 * j + 1]);
 		put_right(u, y, x, r->stale ? "-" : buf, l->numw);
 		x += l->numw;
 	}
@@ -779,7 +799,7 @@ static const char *const help_keys[] = {
 	"f      freeze the display",
 	"< >    previous/next sort column",
 	"r      reverse the order",
-	"d      sort by delta or by total",
+	"d      sort: change, rate /s, total",
 	"k      sort by key",
 	"t      totals only / with deltas",
 	"+ -    refresh slower / faster",
@@ -912,7 +932,7 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 		return sum;
 	}
 	{
-		bool d = t->sort_by == TB_BY_DELTA;
+		bool d = by_change(t);
 
 		for (i = 0; i < t->nrows; i++)
 			if (!t->rows[i]->stale)
@@ -934,7 +954,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	uint64_t sortsum = 0;
 
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
-	if (u->show_totals && t->sort_by == TB_BY_DELTA) {
+	if (u->show_totals && by_change(t)) {
 		t->sort_by = TB_BY_TOTAL;
 		table_sort(t);
 	}
@@ -980,7 +1000,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	u->units = xgrow(u->units, &u->units_cap, 2 * t->ncols + 2, sizeof(*u->units));
 	for (i = 0; i < 2 * t->ncols; i++)
 		u->units[i] = pick_unit(t, t->rows, u->shown + u->top, u->nkeys, i / 2, i % 2,
-					u->lay.numw - 1);
+					u->per_sec, u->lay.numw - 1);
 	draw_header(u, v);
 	draw_colhdr(u, t);
 	sortsum = bar_whole(u, t);
@@ -1209,7 +1229,8 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		if (t->ncols) {
 			t->sort_col = (t->sort_col + (key == '>' ? 1 : (int)t->ncols - 1)) % t->ncols;
 			if (t->sort_by == TB_BY_KEY)
-				t->sort_by = u->show_totals ? TB_BY_TOTAL : TB_BY_DELTA;
+				t->sort_by = u->show_totals ? TB_BY_TOTAL :
+					     u->per_sec ? TB_BY_RATE : TB_BY_DELTA;
 		}
 		table_sort(t);
 		return UI_REDRAW;
@@ -1219,9 +1240,13 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		return UI_REDRAW;
 	case 'd':
 		/* a delta sort brings the deltas back */
-		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_TOTAL : TB_BY_DELTA;
-		if (t->sort_by == TB_BY_DELTA)
+		/* total, change, rate per second, total ... */
+		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_RATE :
+			     t->sort_by == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA;
+		if (by_change(t)) {
 			u->show_totals = false;
+			u->per_sec = t->sort_by == TB_BY_RATE;
+		}
 		table_sort(t);
 		return UI_REDRAW;
 	case 'k':
@@ -1231,7 +1256,7 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		return UI_REDRAW;
 	case 't':
 		u->show_totals = !u->show_totals;
-		if (u->show_totals && t->sort_by == TB_BY_DELTA)
+		if (u->show_totals && by_change(t))
 			t->sort_by = TB_BY_TOTAL;
 		table_sort(t);
 		return UI_REDRAW;

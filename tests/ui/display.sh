@@ -139,4 +139,50 @@ done
 out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/dr")
 like "$out" 'Dropped [1-9][0-9]*  \(table full: new keys are dropped\)' "batch --attach: the table is full, no --size hint"
 
+# the change per second: a hist file whose count grows 1000 a second (a
+# writer rewrites it every 0.1 s); d shows the rate, which stays about 1000
+# after 3 s in the / prompt, where the change per refresh triples
+mkdir -p "$tmp/rt/events/syscalls/sys_enter_read"
+rtf=$tmp/rt/events/syscalls/sys_enter_read/hist
+writer() {
+	t0=$(date +%s%N)
+	while :; do
+		n=$((($(date +%s%N) - t0) / 1000000 + 1000))
+		printf '# event histogram\n#\n# trigger info: hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n{ common_pid:        101 } hitcount: %10d\n\nTotals:\n    Hits: %d\n    Entries: 1\n    Dropped: 0\n' \
+			"$n" "$n" >"$rtf.new"
+		mv "$rtf.new" "$rtf"
+		sleep 0.1
+	done
+}
+writer &
+wpid=$!
+trap 'kill $wpid 2>/dev/null; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+sleep 0.3
+run 100 24 "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach --tracefs "$tmp/rt" -d 1
+wait_for '^ +101 '
+$T send-keys -t t d
+wait_for ' /s'
+like "$(screen | sed -n 5p)" 'hitcount +v/s' "d: the second column is the rate per second, sorted on"
+sleep 2.5
+$T send-keys -t t /
+sleep 3
+$T send-keys -t t Enter
+wait_for 'last [3-5]\.[0-9]s'
+s=$(screen)
+like "$(printf '%s\n' "$s" | head -n 1)" 'every 1s \(last [3-5]\.[0-9]s\)' \
+	"the title says the real time the change covers"
+# the writer lags by up to its period on a loaded machine: a wide margin,
+# still far from the 3000 and more of the change over those seconds
+rate=$(printf '%s\n' "$s" | rows_of | awk '$1 == 101 { print $3 }')
+[ -n "$rate" ] && [ "$rate" -ge 600 ] && [ "$rate" -le 1400 ]
+ok $? "after 3 s in the prompt the rate is still about 1000/s ($rate)"
+$T send-keys -t t d
+wait_for 'vhitcount'
+like "$(screen | sed -n 5p)" 'vhitcount +/s' "d again: sorted on the total"
+$T send-keys -t t d
+wait_for 'hitcount +vΔ'
+ok $? "d once more: sorted on the change per refresh, Δ back"
+quit
+kill $wpid
+
 done_testing
