@@ -116,6 +116,7 @@ struct run {
 	bool poll;		/* ask the kernel before reading (HISTTOP_POLL=0: never) */
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
+	double wall;		/* when the last good frame was read (CLOCK_REALTIME) */
 	/* an export's .csv and .folded hold only these rows (the screen's filter) */
 	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
 	void *keep_ctx;
@@ -238,7 +239,7 @@ static int take_frame(struct run *r, char **err)
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	struct hp_memo key_memo = { NULL, table_known_key, r->t };
 	char *perr = NULL;
-	double t0 = now_cpu(), t1, t2;
+	double t0 = now_cpu(), t1, t2, wall;
 	bool interval = source_interval(r->src);
 	int ret, try;
 
@@ -253,6 +254,12 @@ static int take_frame(struct run *r, char **err)
 			return ret;
 	}
 	t1 = now_cpu();
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		wall = ts.tv_sec + ts.tv_nsec / 1e9;
+	}
 	/*
 	 * Lines the table saw in the last frame are not parsed again; when the
 	 * columns changed under that memo, the table says so: parse it all.
@@ -285,6 +292,7 @@ static int take_frame(struct run *r, char **err)
 		r->good = r->raw;
 		r->raw = tmp;
 	}
+	r->wall = wall;
 	if (apply_display_sort(r, err))
 		return -2;	/* a usage error: no frame will fix it */
 	t2 = now_cpu();
@@ -314,7 +322,7 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (new ? O_EXCL : O_TRUNC),
 		      0644);
 	struct out_ctx c = { .event = source_desc(r->src), .keep = r->keep,
-			     .keep_ctx = r->keep_ctx };
+			     .keep_ctx = r->keep_ctx, .wall = r->wall };
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int ret, e;
 
@@ -448,6 +456,7 @@ static int run_batch(struct run *r)
 		} else {
 			double t0 = now_cpu();
 
+			c.wall = r->wall;
 			switch (r->o->format) {
 			case OUT_JSON:
 				ret = out_json(stdout, &c, r->t);

@@ -250,6 +250,53 @@ static const char *key_suffix(const struct table *t, size_t k)
 	return t->key_kinds[k] == TB_KEY_EXECNAME ? ".execname" : ".syscall";
 }
 
+/*
+ * Extra fields of key part k, after the existing ones: a .sym key's symbol
+ * and address ("[ffffffff8115a5bd] single_open+0x0/0x40" -> "single_open+0x0/0x40",
+ * "ffffffff8115a5bd"), a .log2 or .buckets key's bounds (table_part_range).
+ * Returns how many (0 or 2); names get "NAME.symbol", "NAME.address" or
+ * "NAME.from", "NAME.to" (new); sym, addr the strings (sym: *sym_len
+ * bytes, borrowed from part), lo and hi the bounds.
+ */
+static size_t key_extra(const struct table *t, size_t k, const char *part, const char **sym,
+			size_t *sym_len, const char **addr, size_t *addr_len, uint64_t *lo,
+			uint64_t *hi, bool *has)
+{
+	const char *close, *e;
+
+	*has = false;
+	switch (t->key_kinds[k]) {
+	case TB_KEY_SYM:
+		close = strchr(part, ']');
+		if (part[0] == '[' && close) {
+			*addr = part + 1;
+			*addr_len = close - part - 1;
+			for (*sym = close + 1; **sym == ' '; (*sym)++)
+				;
+			for (e = *sym + strlen(*sym); e > *sym && e[-1] == ' '; e--)
+				;
+			*sym_len = e - *sym;
+			*has = true;
+		}
+		return 2;
+	case TB_KEY_LOG2:
+	case TB_KEY_BUCKETS:
+		*has = table_part_range(t->key_kinds[k], part, lo, hi);
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static const char *const extra_names[2][2] = {
+	{ "symbol", "address" }, { "from", "to" },
+};
+
+static const char *const *extra_name(const struct table *t, size_t k)
+{
+	return extra_names[t->key_kinds[k] != TB_KEY_SYM];
+}
+
 /* A row's identity for NDJSON: "name: value" parts, padding trimmed (new). */
 static char *json_key(const struct table *t, const struct tb_row *r)
 {
@@ -274,14 +321,43 @@ static char *json_key(const struct table *t, const struct tb_row *r)
 	return sb_detach(&sb);
 }
 
+/* ,"NAME.symbol":"..","NAME.address":".." or ,"NAME.from":N,"NAME.to":N */
+static void json_key_extra(FILE *f, const struct table *t, size_t k, const char *part)
+{
+	const char *sym, *addr;
+	size_t sl, al, i;
+	uint64_t lo, hi;
+	bool has;
+
+	if (!key_extra(t, k, part, &sym, &sl, &addr, &al, &lo, &hi, &has))
+		return;
+	for (i = 0; i < 2; i++) {
+		char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[i]);
+
+		fputc(',', f);
+		json_str(f, name);
+		free(name);
+		fputc(':', f);
+		if (!has)
+			fputs("null", f);
+		else if (t->key_kinds[k] == TB_KEY_SYM)
+			json_strn(f, i ? addr : sym, i ? al : sl);
+		else
+			fprintf(f, "%" PRIu64, i ? hi : lo);
+	}
+}
+
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	char sort[160];
 	long i, n = nshow(c, t);
 	size_t j, k;
 
-	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,\"event\":", t->frames,
-		t->elapsed, t->interval);
+	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,", t->frames, t->elapsed,
+		t->interval);
+	if (c->wall > 0)
+		fprintf(f, "\"unix_time\":%.3f,", c->wall);
+	fputs("\"event\":", f);
 	json_str(f, c->event);
 	fputs(",\"trigger\":", f);
 	json_str(f, t->trigger ? t->trigger : "");
@@ -313,6 +389,7 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 				json_str(f, t->key_names[k]);
 				fputc(':', f);
 				json_str(f, r->parts[k]);
+				json_key_extra(f, t, k, r->parts[k]);
 				continue;
 			}
 			name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
@@ -436,7 +513,25 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 				free(name);
 			}
 		}
-		fputs(",gone\n", f);
+		/* added later: at the end, so that columns counted by place stay */
+		fputs(",gone,unix_time", f);
+		for (k = 0; k < t->nkeys; k++) {
+			const char *sym, *addr;
+			size_t sl, al, x;
+			uint64_t lo, hi;
+			bool has;
+
+			if (!key_extra(t, k, "", &sym, &sl, &addr, &al, &lo, &hi, &has))
+				continue;
+			for (x = 0; x < 2; x++) {
+				char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[x]);
+
+				fputc(',', f);
+				csv_str(f, name);
+				free(name);
+			}
+		}
+		fputc('\n', f);
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {
@@ -467,7 +562,29 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			if (!t->cols[j].gauge)
 				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
 		}
-		fputs(r->stale ? ",1\n" : ",0\n", f);	/* gone: it left the kernel's table */
+		fputs(r->stale ? ",1," : ",0,", f);	/* gone: it left the kernel's table */
+		if (c->wall > 0)
+			fprintf(f, "%.3f", c->wall);
+		for (k = 0; k < t->nkeys; k++) {
+			const char *sym, *addr;
+			size_t sl, al;
+			uint64_t lo, hi;
+			bool has;
+
+			if (!key_extra(t, k, r->parts[k], &sym, &sl, &addr, &al, &lo, &hi, &has))
+				continue;
+			if (!has)
+				fputs(",,", f);
+			else if (t->key_kinds[k] == TB_KEY_SYM) {
+				fputc(',', f);
+				csv_strn(f, sym, sl);
+				fputc(',', f);
+				csv_strn(f, addr, al);
+			} else {
+				fprintf(f, ",%" PRIu64 ",%" PRIu64, lo, hi);
+			}
+		}
+		fputc('\n', f);
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

@@ -13,6 +13,7 @@ struct out_ctx {
 	long top;		/* rows at most, 0: all */
 	bool csv_header_done;
 	bool sized;		/* histtop chose the trigger's size=: hints name --size */
+	double wall;		/* when the frame was read: seconds since the epoch (0: unknown) */
 	/* CSV and folded: only the rows keep says yes to (NULL: all) */
 	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
 	void *keep_ctx;

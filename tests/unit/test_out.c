@@ -284,7 +284,7 @@ int main(void)
 		c.csv_header_done = false;
 		s = capture(out_csv, &c, t);
 		ok(!strncmp(s, "frame,time,\"a\"\"b.execname\",\"a\"\"b\",hitcount,hitcount_delta,"
-			    "hitcount_rate,\"c,d\",\"c,d_delta\",\"c,d_rate\",gone\n", 106),
+			    "hitcount_rate,\"c,d\",\"c,d_delta\",\"c,d_rate\",gone,unix_time\n", 116),
 		   "csv: names with a quote or a comma are quoted in the header");
 		free(s);
 		table_free(t);
@@ -314,6 +314,46 @@ int main(void)
 			free(s);
 			table_free(t);
 		}
+	}
+
+	/* a wall-clock time; .sym as symbol and address; .log2/.buckets bounds */
+	{
+		static const struct {
+			const char *fix, *json, *csv_hdr, *csv_row;
+		} cases[] = {
+			{ "612-kmalloc-sym.hist", "\"call_site.symbol\":\"",
+			  ",gone,unix_time,call_site.symbol,call_site.address\n", NULL },
+			{ "612-read-log2.hist", "\"count\":\"~ 2^10\",\"count.from\":513,\"count.to\":1024}",
+			  ",gone,unix_time,count.from,count.to\n", ",0,1733500000.250,513,1024\n" },
+			{ "612-read-buckets.hist",
+			  "\"count\":\"~ 100-199\",\"count.from\":100,\"count.to\":199}",
+			  ",gone,unix_time,count.from,count.to\n", ",0,1733500000.250,100,199\n" },
+		};
+		struct out_ctx w = { .event = "e:v", .wall = 1733500000.25 };
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			t = load(cases[i].fix);
+			s = capture(out_json, &w, t);
+			ok(strstr(s, "\"unix_time\":1733500000.250,") != NULL, "json %s: unix_time",
+			   cases[i].fix);
+			ok(strstr(s, cases[i].json) != NULL, "json %s: %s", cases[i].fix, cases[i].json);
+			free(s);
+			w.csv_header_done = false;
+			s = capture(out_csv, &w, t);
+			ok(strstr(s, cases[i].csv_hdr) != NULL, "csv %s: header ends %s", cases[i].fix,
+			   cases[i].csv_hdr);
+			ok(!cases[i].csv_row || strstr(s, cases[i].csv_row), "csv %s: row ends %s",
+			   cases[i].fix, cases[i].csv_row ? cases[i].csv_row : "(any)");
+			free(s);
+			table_free(t);
+		}
+		/* the symbol first, then the address, both whole */
+		t = load("612-kmalloc-sym.hist");
+		s = capture(out_json, &w, t);
+		ok(strstr(s, "\",\"call_site.address\":\"ffffffff") != NULL,
+		   "json: the .sym address follows the symbol, as hex text");
+		free(s);
+		table_free(t);
 	}
 
 	is_str(out_human(buf, sizeof(buf), 999), "999", "human: small");
