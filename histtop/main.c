@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -117,6 +118,11 @@ struct run {
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
 	double wall;		/* when the last good frame was read (CLOCK_REALTIME) */
+	/* a replay with recorded times: frame time play_t0 plays at play_start */
+	bool play_started;
+	double play_start, play_t0;
+	unsigned long rec_n;	/* --record: frames written */
+	double rec_t0;		/* --record: when the first was read (monotonic) */
 	/* an export's .csv and .folded hold only these rows (the screen's filter) */
 	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
 	void *keep_ctx;
@@ -227,6 +233,52 @@ static int apply_display_sort(struct run *r, char **err)
 }
 
 /*
+ * --record: the frame just read as DIR/NNNNNN.hist, and beside it
+ * NNNNNN.time, the seconds since the first recorded frame was read.  New
+ * files only (O_EXCL), never through a link.
+ */
+static int record_frame(struct run *r, double read_at, char **err)
+{
+	static const char *const ext[] = { "hist", "time" };
+	char *path, num[32];
+	int i, fd, e;
+	ssize_t n;
+
+	if (!r->rec_n)
+		r->rec_t0 = read_at;
+	snprintf(num, sizeof(num), "%.6f\n", read_at - r->rec_t0);
+	for (i = 0; i < 2; i++) {
+		const char *buf = i ? num : r->good.buf;
+		size_t len = i ? strlen(num) : r->good.len;
+
+		path = xasprintf("%s/%06lu.%s", r->o->record, r->rec_n + 1, ext[i]);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		n = fd >= 0 ? write(fd, buf, len) : -1;
+		e = n == (ssize_t)len ? 0 : n < 0 ? errno : EIO;
+		if (fd >= 0 && close(fd) && !e)
+			e = errno;
+		if (e) {
+			*err = xasprintf("--record: %s: %s", path, strerror(e));
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	r->rec_n++;
+	return 0;
+}
+
+/* When to read next: a recorded replay's own time, else the next tick. */
+static double next_read(const struct run *r, double start, double delay)
+{
+	double nt;
+
+	if (r->play_started && source_next_time(r->src, &nt))
+		return r->play_start + (nt - r->play_t0);
+	return next_tick(start, delay, now_mono());
+}
+
+/*
  * Read and fold in one frame.  Returns 0 (a frame), 1 (no more frames), -1
  * with *err: the table keeps the last good frame (all-or-nothing), or -2
  * with *err: histtop's own trigger is gone, or -s names nothing in it; there
@@ -239,7 +291,7 @@ static int take_frame(struct run *r, char **err)
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	struct hp_memo key_memo = { NULL, table_known_key, r->t };
 	char *perr = NULL;
-	double t0 = now_cpu(), t1, t2, wall;
+	double t0 = now_cpu(), t1, t2, wall, read_at, at;
 	bool interval = source_interval(r->src);
 	int ret, try;
 
@@ -254,6 +306,10 @@ static int take_frame(struct run *r, char **err)
 			return ret;
 	}
 	t1 = now_cpu();
+	read_at = now_mono();
+	/* a recorded frame keeps the time it was read: rates as they were */
+	if (!source_frame_time(r->src, &at))
+		at = read_at;
 	{
 		struct timespec ts;
 
@@ -280,7 +336,7 @@ static int take_frame(struct run *r, char **err)
 			/* histtop never adds its trigger again: it will not come back */
 			return source_trigger(r->src) ? -2 : -1;
 		}
-		if (!(interval ? table_add_interval : table_update)(r->t, h, now_mono()) || try)
+		if (!(interval ? table_add_interval : table_update)(r->t, h, at) || try)
 			break;
 		hp_snapshot_free(s);
 	}
@@ -293,6 +349,13 @@ static int take_frame(struct run *r, char **err)
 		r->raw = tmp;
 	}
 	r->wall = wall;
+	if (!r->play_started && source_frame_time(r->src, &at)) {
+		r->play_started = true;
+		r->play_start = now_mono();
+		r->play_t0 = at;
+	}
+	if (r->o->record && record_frame(r, read_at, err))
+		return -2;	/* a recording with holes would mislead */
 	if (apply_display_sort(r, err))
 		return -2;	/* a usage error: no frame will fix it */
 	t2 = now_cpu();
@@ -474,7 +537,7 @@ static int run_batch(struct run *r)
 		}
 		if (r->o->iterations && ++n >= r->o->iterations)
 			break;
-		sleep_until(next_tick(start, r->o->delay, now_mono()));
+		sleep_until(next_read(r, start, r->o->delay));
 	}
 	/* no good frame: the errors said why */
 	return r->prof_n || quit_signal ? 0 : 1;
@@ -566,7 +629,7 @@ static int run_ui(struct run *r)
 				r->read_error = NULL;
 				v.stale_since = 0;
 			}
-			next = next_tick(start, v.delay, now_mono());
+			next = next_read(r, start, v.delay);
 		}
 		v.ended = r->ended;
 		v.status = r->status;
@@ -687,6 +750,12 @@ int main(int argc, char **argv)
 		r.t->sort_limit = o.top;	/* only the rows printed need order */
 	sb_init(&r.raw);
 	sb_init(&r.good);
+	if (o.record && mkdir(o.record, 0755) && errno != EEXIST) {
+		err = xasprintf("--record %s: %s", o.record, strerror(errno));
+		say_err("", err);
+		free(err);
+		goto out_table;
+	}
 	r.src = source_open(&o, &note, &err);
 	if (note) {	/* also when the start then failed: the removal happened */
 		say_err("", note);

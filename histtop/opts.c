@@ -36,6 +36,9 @@ const char opts_usage[] =
 "      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
 "                           NS the PID namespace; removed at exit)\n"
 "      --tracefs DIR        tracefs root (default: find it, as libtracefs does)\n"
+"      --record DIR         write every frame read into DIR (made if missing):\n"
+"                           NNNNNN.hist and the time it was read, NNNNNN.time;\n"
+"                           --replay DIR plays them back with their timing\n"
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
 "                           of the kernel\n"
 "      --keep               leave the trigger and instance in place at exit\n"
@@ -85,6 +88,7 @@ enum {
 	OPT_PROFILE,
 	OPT_INCLUDE_SELF,
 	OPT_CUMULATIVE,
+	OPT_RECORD,
 };
 
 static const struct option long_opts[] = {
@@ -110,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "include-self", no_argument, NULL, OPT_INCLUDE_SELF },
 	{ "cumulative", no_argument, NULL, OPT_CUMULATIVE },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -274,6 +279,9 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 		case OPT_REPLAY:
 			set_str(&o->replay, optarg);
 			break;
+		case OPT_RECORD:
+			set_str(&o->record, optarg);
+			break;
 		case OPT_EXPORT:
 			set_str(&o->export, optarg);
 			break;
@@ -349,6 +357,7 @@ void opts_free(struct opts *o)
 	free(o->tracefs);
 	free(o->replay);
 	free(o->export);
+	free(o->record);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -29,6 +29,7 @@ struct opts {
 	char *tracefs;		/* tracefs root, NULL: find it */
 	char *replay;		/* directory of saved hist frames, or NULL */
 	char *export;		/* write the last frame here at exit, or NULL */
+	char *record;		/* write every frame read into this directory, or NULL */
 	int hist_index;		/* which histogram of the file, 0-based */
 	bool color;
 	bool keep;		/* do not remove the trigger at exit (debug) */

@@ -324,4 +324,40 @@ is "$(printf '%s' "$out" | jq -c '[.rows[] | select(.keys.common_pid == "7") | .
 is "$(printf '%s' "$out" | jq -c '[(.rows | length), .hits, .dropped, .dropped_delta]')" '[4,9,3,2]' \
 	"replay of interval frames: every key kept, Hits and Dropped add up"
 
+# --record writes frames and their times; --replay plays such frames with
+# their own timing and rates (frames 0.5 s apart, 500 hits each: 1000/s,
+# where -d 0.1 would make it 5000/s)
+fakefs "$tmp/rec" syscalls sys_enter_read read-execname.hist
+"$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/rec" -n 3 -d 0.2 \
+	--record "$tmp/rec.d" >/dev/null
+is "$(cd "$tmp/rec.d" && ls | tr '\n' ' ')" \
+	"000001.hist 000001.time 000002.hist 000002.time 000003.hist 000003.time " \
+	"--record writes each frame and the time it was read"
+cmp -s "$tmp/rec.d/000002.hist" "$tmp/rec/events/syscalls/sys_enter_read/hist"
+ok $? "--record: a frame is the hist text as read"
+gaps=$(cat "$tmp/rec.d"/*.time | awk 'NR == 1 && $1 != 0 { bad++ }
+	NR > 1 && ($1 - p < 0.15 || $1 - p > 0.6) { bad++ } { p = $1 } END { print bad + 0 }')
+is "$gaps" 0 "--record: times from 0, one interval apart ($(cat "$tmp/rec.d"/*.time | tr '\n' ' '))"
+mkdir -p "$tmp/play"
+for i in 0 1 2; do
+	printf '%s\n' '# event histogram' '#' \
+		'# trigger info: hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]' \
+		'#' '' "{ common_pid:        101 } hitcount: $((500 * i + 7))" '' \
+		'Totals:' "    Hits: $((500 * i + 7))" '    Entries: 1' '    Dropped: 0' >"$tmp/play/00$i.hist"
+	echo "$((i * 5))" | sed 's/\(.\)$/.\1/' >"$tmp/play/00$i.time"
+done
+out=$("$HISTTOP" --replay "$tmp/play" --json -d 0.1)
+like "$(printf '%s\n' "$out" | sed -n 3p)" '"interval":0\.500,.*"rate":\{"hitcount":1000\.000\}' \
+	"--replay of recorded frames: the rate from their times (1000/s), not from -d"
+times=$(printf '%s\n' "$out" | sed -n 's/^{"frame":[0-9]*,"time":\([0-9.]*\),.*/\1/p' | tr '\n' ' ')
+is "$times" "0.000 0.500 1.000 " "--replay: each frame at its recorded time"
+start=$(date +%s%N)
+"$HISTTOP" --replay "$tmp/play" -b -d 0.1 >/dev/null
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -ge 900 ]
+ok $? "--replay plays the frames with their own timing: 1 s for 3 frames 0.5 s apart (${ms} ms)"
+rm "$tmp/play/001.time"
+out=$("$HISTTOP" --replay "$tmp/play" --json -d 0.1)
+like "$(printf '%s\n' "$out" | sed -n 3p)" '"rate":\{"hitcount":[0-9]' "a directory without every .time replays every -d, as before"
+
 done_testing
