@@ -91,7 +91,7 @@ _histtop_modifiers()	# TRACEFS
 		while IFS= read -r line; do
 			if [[ $line == *"following modifiers"* ]]; then
 				in=1
-			elif [[ -n $in && $line =~ ^[[:space:]]+(\.[a-z][-a-z]*=?) ]]; then
+			elif [[ -n $in && $line =~ ^[[:space:]]+(\.[a-z][-a-z0-9]*=?) ]]; then
 				echo "${BASH_REMATCH[1]}"
 				found=1
 			elif [[ -n $in && -n $found && $line == *[^[:space:]]* ]]; then

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -124,6 +125,15 @@ struct run {
 	struct expo_state *xs;	/* the series the exposition keeps (expo.h) */
 	struct out_ctx out;	/* batch output state of this trigger */
 	bool got;		/* the latest refresh_all gave it a frame */
+	double wall;		/* when the last good frame was read (CLOCK_REALTIME) */
+	/* a replay with recorded times: frame time play_t0 plays at play_start */
+	bool play_started;
+	double play_start, play_t0;
+	unsigned long rec_n;	/* --record: frames written */
+	double rec_t0;		/* --record: when the first was read (monotonic) */
+	/* an export's .csv and .folded hold only these rows (the screen's filter) */
+	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
+	void *keep_ctx;
 };
 
 /* Every trigger of the process, one run each. */
@@ -218,8 +228,14 @@ static int apply_display_sort(struct run *r, char **err)
 	if (r->sorted || !t->ncols)
 		return 0;
 	r->sorted = true;
-	if (!r->tr->sort)
+	if (!r->tr->sort) {
+		/* a trigger histtop did not make: its own sort=, where one was chosen */
+		first = trig_display_sort(t->trigger);
+		if (first)
+			table_set_sort(t, first);
+		free(first);
 		return 0;
+	}
 	first = xstrndup(r->tr->sort, strcspn(r->tr->sort, ","));
 	if (table_set_sort(t, first) && (r->o->attach || r->o->replay)) {
 		esc = str_escape(first, false);
@@ -230,6 +246,52 @@ static int apply_display_sort(struct run *r, char **err)
 	}
 	free(first);
 	return ret;
+}
+
+/*
+ * --record: the frame just read as DIR/NNNNNN.hist, and beside it
+ * NNNNNN.time, the seconds since the first recorded frame was read.  New
+ * files only (O_EXCL), never through a link.
+ */
+static int record_frame(struct run *r, double read_at, char **err)
+{
+	static const char *const ext[] = { "hist", "time" };
+	char *path, num[32];
+	int i, fd, e;
+	ssize_t n;
+
+	if (!r->rec_n)
+		r->rec_t0 = read_at;
+	snprintf(num, sizeof(num), "%.6f\n", read_at - r->rec_t0);
+	for (i = 0; i < 2; i++) {
+		const char *buf = i ? num : r->good.buf;
+		size_t len = i ? strlen(num) : r->good.len;
+
+		path = xasprintf("%s/%06lu.%s", r->o->record, r->rec_n + 1, ext[i]);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		n = fd >= 0 ? write(fd, buf, len) : -1;
+		e = n == (ssize_t)len ? 0 : n < 0 ? errno : EIO;
+		if (fd >= 0 && close(fd) && !e)
+			e = errno;
+		if (e) {
+			*err = xasprintf("--record: %s: %s", path, strerror(e));
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	r->rec_n++;
+	return 0;
+}
+
+/* When to read next: a recorded replay's own time, else the next tick. */
+static double next_read(const struct run *r, double start, double delay)
+{
+	double nt;
+
+	if (r->play_started && source_next_time(r->src, &nt))
+		return r->play_start + (nt - r->play_t0);
+	return next_tick(start, delay, now_mono());
 }
 
 /*
@@ -245,7 +307,7 @@ static int take_frame(struct run *r, char **err)
 	struct hp_memo memo = { table_known_line, table_known_key, r->t };
 	struct hp_memo key_memo = { NULL, table_known_key, r->t };
 	char *perr = NULL;
-	double t0 = now_cpu(), t1, t2;
+	double t0 = now_cpu(), t1, t2, wall, read_at, at;
 	bool interval = source_interval(r->src);
 	int ret, try;
 
@@ -260,6 +322,16 @@ static int take_frame(struct run *r, char **err)
 			return ret;
 	}
 	t1 = now_cpu();
+	read_at = now_mono();
+	/* a recorded frame keeps the time it was read: rates as they were */
+	if (!source_frame_time(r->src, &at))
+		at = read_at;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		wall = ts.tv_sec + ts.tv_nsec / 1e9;
+	}
 	/*
 	 * Lines the table saw in the last frame are not parsed again; when the
 	 * columns changed under that memo, the table says so: parse it all.
@@ -280,7 +352,7 @@ static int take_frame(struct run *r, char **err)
 			/* histtop never adds its trigger again: it will not come back */
 			return source_trigger(r->src) ? -2 : -1;
 		}
-		if (!(interval ? table_add_interval : table_update)(r->t, h, now_mono()) || try)
+		if (!(interval ? table_add_interval : table_update)(r->t, h, at) || try)
 			break;
 		hp_snapshot_free(s);
 	}
@@ -292,6 +364,14 @@ static int take_frame(struct run *r, char **err)
 		r->good = r->raw;
 		r->raw = tmp;
 	}
+	r->wall = wall;
+	if (!r->play_started && source_frame_time(r->src, &at)) {
+		r->play_started = true;
+		r->play_start = now_mono();
+		r->play_t0 = at;
+	}
+	if (r->o->record && record_frame(r, read_at, err))
+		return -2;	/* a recording with holes would mislead */
 	if (apply_display_sort(r, err))
 		return -2;	/* a usage error: no frame will fix it */
 	t2 = now_cpu();
@@ -320,7 +400,8 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (new ? O_EXCL : O_TRUNC),
 		      0644);
-	struct out_ctx c = { .event = source_desc(r->src) };
+	struct out_ctx c = { .event = source_desc(r->src), .keep = r->keep,
+			     .keep_ctx = r->keep_ctx, .wall = r->wall };
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int ret, e;
 
@@ -341,7 +422,7 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 		ret = out_csv(f, &c, r->t);
 		break;
 	default:
-		ret = out_folded(f, r->t, r->t->sort_col);
+		ret = out_folded(f, &c, r->t, r->t->sort_col);
 		break;
 	}
 	e = errno;
@@ -409,6 +490,16 @@ static int export_frame(struct run *r, const char *prefix, bool unique, char **w
 		free(*written);	/* taken: try the next name */
 	}
 	return -1;
+}
+
+/* The rows an export keeps. */
+static size_t count_kept(const struct run *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->t->nrows; i++)
+		n += !r->keep || r->keep(r->keep_ctx, r->t, r->t->rows[i]);
+	return n;
 }
 
 /*
@@ -523,6 +614,7 @@ static int run_batch(struct app *a)
 			ngood++;
 			if (o->format == OUT_OPENMETRICS)
 				continue;
+			r->out.wall = r->wall;
 			if (print_frame(r)) {	/* EPIPE: the reader went away */
 				ret = errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
 				goto out;
@@ -535,7 +627,9 @@ static int run_batch(struct app *a)
 		}
 		if (all_ended(a) || (o->iterations && ++n >= o->iterations))
 			break;
-		sleep_until(next_tick(start, o->delay, now_mono()));
+		/* one trigger replayed from recorded frames plays at their own times */
+		sleep_until(a->nruns == 1 ? next_read(&a->runs[0], start, o->delay) :
+			    next_tick(start, o->delay, now_mono()));
 	}
 	/* no good frame: the errors said why */
 	for (i = 0; i < a->nruns; i++)
@@ -753,6 +847,7 @@ static int run_ui(struct app *a)
 	source_set_warn_sink(warn_to_status, r);
 	ui_show(a, cur, &v, &desc);
 	v.delay = a->o->delay;
+	v.top = a->o->top;
 
 	while (!quit_signal) {
 		enum ui_action act;
@@ -795,7 +890,7 @@ static int run_ui(struct app *a)
 						v.stale_since = 0;
 				}
 			}
-			next = next_tick(start, v.delay, now_mono());
+			next = next_read(r, start, v.delay);
 		}
 		v.ended = r->ended;
 		v.status = r->status;
@@ -865,10 +960,16 @@ static int run_ui(struct app *a)
 
 			strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
 			base = export_prefix(a, r, a->o->export ? a->o->export : prefix);
+			r->keep = ui_filtered(u) ? ui_row_shown : NULL;
+			r->keep_ctx = u;
 			if (export_frame(r, base, true, &what))
 				set_status(r, true, "export: %s", what);
+			else if (r->keep)
+				set_status(r, false, "wrote %s (%zu of %zu rows, as filtered; the "
+					   ".hist whole)", what, count_kept(r), r->t->nrows);
 			else
 				set_status(r, false, "wrote %s", what);
+			r->keep = NULL;
 			free(what);
 			free(base);
 			break;
@@ -993,6 +1094,19 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return 2;
 	}
+	if (o.record && o.ntrigs > 1) {
+		say_err("", "--record with several triggers: a recording holds one hist file's "
+			"frames; record one trigger per histtop");
+		opts_free(&o);
+		return 2;
+	}
+	if (o.record && mkdir(o.record, 0755) && errno != EEXIST) {
+		err = xasprintf("--record %s: %s", o.record, strerror(errno));
+		say_err("", err);
+		free(err);
+		opts_free(&o);
+		return 2;
+	}
 	if (!o.exporter && !o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
 	install_signals();
@@ -1032,6 +1146,7 @@ int main(int argc, char **argv)
 			goto out_sources;
 		}
 		r->out.event = source_desc(r->src);
+		r->out.sized = source_can_control(r->src);
 		a.nruns++;
 		if (quit_signal)
 			goto out_sources;

@@ -50,6 +50,9 @@ const char opts_usage[] =
 "      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
 "                           NS the PID namespace; removed at exit)\n"
 "      --tracefs DIR        tracefs root (default: find it, as libtracefs does)\n"
+"      --record DIR         write every frame read into DIR (made if missing):\n"
+"                           NNNNNN.hist and the time it was read, NNNNNN.time;\n"
+"                           --replay DIR plays them back with their timing\n"
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
 "                           of the kernel\n"
 "      --keep               leave the trigger and instance in place at exit\n"
@@ -84,10 +87,10 @@ const char opts_usage[] =
 "\n"
 "Keys in the screen: p pause, c continue, z clear (asks y/N first) the kernel's\n"
 "aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
-"delta or the total; k sort by key; t totals only; + - refresh slower/faster;\n"
-"/ filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End move; Enter expand\n"
-"a stack; e export the frame (new files: NAME, NAME-1, ...); Tab next trigger;\n"
-"? help; q quit.\n"
+"change, the rate per second or the total; k sort by key; t totals only;\n"
+"+ - refresh slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn,\n"
+"Home, End move; Enter expand a stack; e export the frame (new files: NAME,\n"
+"NAME-1, ...); Tab next trigger; ? help; q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
@@ -111,6 +114,7 @@ enum {
 	OPT_CONFIG,
 	OPT_LISTEN,
 	OPT_TEXTFILE,
+	OPT_RECORD,
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +146,7 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -431,6 +436,9 @@ static int global_opt(struct opts *o, int c, const char *arg, char **err)
 		break;
 	case OPT_REPLAY:
 		set_str(&o->replay, arg);
+		break;
+	case OPT_RECORD:
+		set_str(&o->record, arg);
 		break;
 	case OPT_EXPORT:
 		set_str(&o->export, arg);
@@ -796,6 +804,7 @@ void opts_free(struct opts *o)
 	free(o->tracefs);
 	free(o->replay);
 	free(o->export);
+	free(o->record);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -54,6 +54,7 @@ struct opts {
 	char *tracefs;		/* tracefs root, NULL: find it */
 	char *replay;		/* directory of saved hist frames, or NULL */
 	char *export;		/* write the last frame here at exit, or NULL */
+	char *record;		/* write every frame read into this directory, or NULL */
 	bool color;
 	bool keep;		/* do not remove the trigger at exit (debug) */
 	bool profile;		/* report read and own time per refresh at exit */

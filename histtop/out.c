@@ -100,6 +100,11 @@ const char *out_human(char *buf, size_t size, double v)
 	return buf;
 }
 
+static bool out_keep(const struct out_ctx *c, const struct table *t, const struct tb_row *r)
+{
+	return !c->keep || c->keep(c->keep_ctx, t, r);
+}
+
 static long nshow(const struct out_ctx *c, const struct table *t)
 {
 	return c->top && (size_t)c->top < t->nrows ? c->top : (long)t->nrows;
@@ -125,6 +130,8 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
 		t->frames, t->elapsed, t->interval, t->hits, t->hits_delta, t->entries,
 		t->size, t->dropped,
+		!c->sized ? ((t->intervals ? t->dropped_delta : t->dropped) ?
+			     "  (table full: new keys are dropped)" : "") :
 		t->intervals ? (t->dropped_delta ? "  (raise --size or lower -d)" : "") :
 		t->dropped ? "  (raise --size)" : "",
 		table_sort_desc(t, sort, sizeof(sort)));
@@ -244,6 +251,53 @@ static const char *key_suffix(const struct table *t, size_t k)
 	return t->key_kinds[k] == TB_KEY_EXECNAME ? ".execname" : ".syscall";
 }
 
+/*
+ * Extra fields of key part k, after the existing ones: a .sym key's symbol
+ * and address ("[ffffffff8115a5bd] single_open+0x0/0x40" -> "single_open+0x0/0x40",
+ * "ffffffff8115a5bd"), a .log2 or .buckets key's bounds (table_part_range).
+ * Returns how many (0 or 2); names get "NAME.symbol", "NAME.address" or
+ * "NAME.from", "NAME.to" (new); sym, addr the strings (sym: *sym_len
+ * bytes, borrowed from part), lo and hi the bounds.
+ */
+static size_t key_extra(const struct table *t, size_t k, const char *part, const char **sym,
+			size_t *sym_len, const char **addr, size_t *addr_len, uint64_t *lo,
+			uint64_t *hi, bool *has)
+{
+	const char *close, *e;
+
+	*has = false;
+	switch (t->key_kinds[k]) {
+	case TB_KEY_SYM:
+		close = strchr(part, ']');
+		if (part[0] == '[' && close) {
+			*addr = part + 1;
+			*addr_len = close - part - 1;
+			for (*sym = close + 1; **sym == ' '; (*sym)++)
+				;
+			for (e = *sym + strlen(*sym); e > *sym && e[-1] == ' '; e--)
+				;
+			*sym_len = e - *sym;
+			*has = true;
+		}
+		return 2;
+	case TB_KEY_LOG2:
+	case TB_KEY_BUCKETS:
+		*has = table_part_range(t->key_kinds[k], part, lo, hi);
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static const char *const extra_names[2][2] = {
+	{ "symbol", "address" }, { "from", "to" },
+};
+
+static const char *const *extra_name(const struct table *t, size_t k)
+{
+	return extra_names[t->key_kinds[k] != TB_KEY_SYM];
+}
+
 /* A row's identity for NDJSON: "name: value" parts, padding trimmed (new). */
 static char *json_key(const struct table *t, const struct tb_row *r)
 {
@@ -268,14 +322,43 @@ static char *json_key(const struct table *t, const struct tb_row *r)
 	return sb_detach(&sb);
 }
 
+/* ,"NAME.symbol":"..","NAME.address":".." or ,"NAME.from":N,"NAME.to":N */
+static void json_key_extra(FILE *f, const struct table *t, size_t k, const char *part)
+{
+	const char *sym, *addr;
+	size_t sl, al, i;
+	uint64_t lo, hi;
+	bool has;
+
+	if (!key_extra(t, k, part, &sym, &sl, &addr, &al, &lo, &hi, &has))
+		return;
+	for (i = 0; i < 2; i++) {
+		char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[i]);
+
+		fputc(',', f);
+		json_str(f, name);
+		free(name);
+		fputc(':', f);
+		if (!has)
+			fputs("null", f);
+		else if (t->key_kinds[k] == TB_KEY_SYM)
+			json_strn(f, i ? addr : sym, i ? al : sl);
+		else
+			fprintf(f, "%" PRIu64, i ? hi : lo);
+	}
+}
+
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	char sort[160];
 	long i, n = nshow(c, t);
 	size_t j, k;
 
-	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,\"event\":", t->frames,
-		t->elapsed, t->interval);
+	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,", t->frames, t->elapsed,
+		t->interval);
+	if (c->wall > 0)
+		fprintf(f, "\"unix_time\":%.3f,", c->wall);
+	fputs("\"event\":", f);
 	json_str(f, c->event);
 	if (c->name) {
 		fputs(",\"name\":", f);
@@ -311,6 +394,7 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 				json_str(f, t->key_names[k]);
 				fputc(':', f);
 				json_str(f, r->parts[k]);
+				json_key_extra(f, t, k, r->parts[k]);
 				continue;
 			}
 			name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
@@ -377,6 +461,28 @@ static void csv_str(FILE *f, const char *s)
 	csv_strn(f, s, strlen(s));
 }
 
+/*
+ * CSV column names must be unique: a CSV reader keeps one column of a name.
+ * A key part named like a value column (keys=count.buckets=100 with
+ * vals=count, or bytes_req.log2 with bytes_req) takes its modifier:
+ * "count.buckets"; a plain key "NAME.key", an .execname's pid "NAME.pid",
+ * a .syscall's number "NAME.nr".  The name is new.
+ */
+static char *csv_key_name(const struct table *t, size_t k)
+{
+	static const char *const mod[] = {
+		[TB_KEY_PLAIN] = "key", [TB_KEY_HEX] = "hex", [TB_KEY_SYM] = "sym",
+		[TB_KEY_EXECNAME] = "pid", [TB_KEY_SYSCALL] = "nr", [TB_KEY_LOG2] = "log2",
+		[TB_KEY_BUCKETS] = "buckets", [TB_KEY_STACK] = "key",
+	};
+	size_t j;
+
+	for (j = 0; j < t->ncols; j++)
+		if (!strcmp(t->cols[j].name, t->key_names[k]))
+			return xasprintf("%s.%s", t->key_names[k], mod[t->key_kinds[k]]);
+	return xstrdup(t->key_names[k]);
+}
+
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
@@ -386,15 +492,18 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 	if (!c->csv_header_done) {
 		fputs("frame,time", f);
 		for (k = 0; k < t->nkeys; k++) {
+			char *name;
+
 			fputc(',', f);
 			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL) {
-				char *name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
-
+				name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
 				csv_str(f, name);
 				fputc(',', f);
 				free(name);
 			}
-			csv_str(f, t->key_names[k]);
+			name = csv_key_name(t, k);
+			csv_str(f, name);
+			free(name);
 		}
 		for (j = 0; j < t->ncols; j++) {
 			fputc(',', f);
@@ -409,12 +518,32 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 				free(name);
 			}
 		}
-		fputs(",gone\n", f);
+		/* added later: at the end, so that columns counted by place stay */
+		fputs(",gone,unix_time", f);
+		for (k = 0; k < t->nkeys; k++) {
+			const char *sym, *addr;
+			size_t sl, al, x;
+			uint64_t lo, hi;
+			bool has;
+
+			if (!key_extra(t, k, "", &sym, &sl, &addr, &al, &lo, &hi, &has))
+				continue;
+			for (x = 0; x < 2; x++) {
+				char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[x]);
+
+				fputc(',', f);
+				csv_str(f, name);
+				free(name);
+			}
+		}
+		fputc('\n', f);
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {
 		const struct tb_row *r = t->rows[i];
 
+		if (!out_keep(c, t, r))
+			continue;
 		fprintf(f, "%lu,%.3f", t->frames, t->elapsed);
 		for (k = 0; k < t->nkeys; k++) {
 			char *s = strchr(r->parts[k], '\n') ? out_stack_line(r->parts[k]) : NULL;
@@ -438,7 +567,29 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 			if (!t->cols[j].gauge)
 				fprintf(f, ",%" PRIu64 ",%.3f", r->delta[j], r->rate[j]);
 		}
-		fputs(r->stale ? ",1\n" : ",0\n", f);	/* gone: it left the kernel's table */
+		fputs(r->stale ? ",1," : ",0,", f);	/* gone: it left the kernel's table */
+		if (c->wall > 0)
+			fprintf(f, "%.3f", c->wall);
+		for (k = 0; k < t->nkeys; k++) {
+			const char *sym, *addr;
+			size_t sl, al;
+			uint64_t lo, hi;
+			bool has;
+
+			if (!key_extra(t, k, r->parts[k], &sym, &sl, &addr, &al, &lo, &hi, &has))
+				continue;
+			if (!has)
+				fputs(",,", f);
+			else if (t->key_kinds[k] == TB_KEY_SYM) {
+				fputc(',', f);
+				csv_strn(f, sym, sl);
+				fputc(',', f);
+				csv_strn(f, addr, al);
+			} else {
+				fprintf(f, ",%" PRIu64 ",%" PRIu64, lo, hi);
+			}
+		}
+		fputc('\n', f);
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
@@ -451,7 +602,7 @@ static void frame_name(struct strbuf *sb, const char *s, size_t n)
 	sb_add(sb, s, plus ? (size_t)(plus - s) : n);
 }
 
-int out_folded(FILE *f, const struct table *t, int col)
+int out_folded(FILE *f, const struct out_ctx *c, const struct table *t, int col)
 {
 	size_t i, k;
 
@@ -459,7 +610,7 @@ int out_folded(FILE *f, const struct table *t, int col)
 		const struct tb_row *r = t->rows[i];
 		struct strbuf sb;
 
-		if (r->stale)
+		if (r->stale || !out_keep(c, t, r))
 			continue;
 		sb_init(&sb);
 		for (k = 0; k < t->nkeys; k++) {

@@ -13,6 +13,11 @@ struct out_ctx {
 	const char *name;	/* the trigger's name when there are several, else NULL */
 	long top;		/* rows at most, 0: all */
 	bool csv_header_done;
+	bool sized;		/* histtop chose the trigger's size=: hints name --size */
+	double wall;		/* when the frame was read: seconds since the epoch (0: unknown) */
+	/* CSV and folded: only the rows keep says yes to (NULL: all) */
+	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
+	void *keep_ctx;
 };
 
 /* One frame.  Each returns -1 when the stream failed (errno set). */
@@ -29,7 +34,7 @@ char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii);
 char *out_stack_line(const char *part);
 
 /* Folded stacks, root first, "a;b;c N" per row with column col's total. */
-int out_folded(FILE *f, const struct table *t, int col);
+int out_folded(FILE *f, const struct out_ctx *c, const struct table *t, int col);
 
 /* Human number: 12345678 -> "12.3M" into buf (size >= 8). */
 const char *out_human(char *buf, size_t size, double v);

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@ struct source {
 	/* replay */
 	char *dir;
 	char **files;
+	double *times;		/* NNNNNN.time beside each file, if all have one */
 	size_t nfiles, next;
 };
 
@@ -49,6 +51,50 @@ void source_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The times --record wrote, NAME.time beside NAME.hist: one number, the
+ * seconds at which the frame was read.  Only when every frame has one that
+ * reads well, in order; else frames come every -d, as before --record.
+ */
+static void replay_times(struct source *s)
+{
+	size_t i;
+
+	s->times = xcalloc(s->nfiles + 1, sizeof(double));
+	for (i = 0; i < s->nfiles; i++) {
+		size_t n = strlen(s->files[i]);
+		char *path = xasprintf("%.*s.time", (int)(n - 5), s->files[i]);
+		FILE *f = fopen(path, "r");
+		bool ok = f && fscanf(f, "%lf", &s->times[i]) == 1 &&
+			  (!i || s->times[i] >= s->times[i - 1]);
+
+		if (f)
+			fclose(f);
+		free(path);
+		if (!ok) {
+			free(s->times);
+			s->times = NULL;
+			return;
+		}
+	}
+}
+
+bool source_frame_time(const struct source *s, double *at)
+{
+	if (s->kind != SRC_REPLAY || !s->times || !s->next)
+		return false;
+	*at = s->times[s->next - 1];
+	return true;
+}
+
+bool source_next_time(const struct source *s, double *next)
+{
+	if (s->kind != SRC_REPLAY || !s->times || s->next >= s->nfiles)
+		return false;
+	*next = s->times[s->next];
+	return true;
 }
 
 static int replay_open(struct source *s, const char *dir, char **err)
@@ -75,6 +121,7 @@ static int replay_open(struct source *s, const char *dir, char **err)
 		return -1;
 	}
 	qsort(s->files, s->nfiles, sizeof(char *), cmp_str);
+	replay_times(s);
 	s->dir = xstrdup(dir);
 	s->desc = xasprintf("replay %s", dir);
 	return 0;
@@ -158,6 +205,15 @@ struct source *source_open(const struct opts *o, const struct opts_trig *tr, cha
 	if (o->instance ? tfs_use_instance(s->tfs, o->instance, true, err) :
 			  tfs_use_private_instance(s->tfs, err))
 		goto fail;
+	if (tfs_no_locking(s->tfs)) {
+		char *prev = *note;
+
+		*note = xasprintf("%s%sthis kernel has no file locking (flock: %s): histtop "
+				  "instances are judged alive by their pid, and only one of this "
+				  "PID namespace whose pid is gone is removed as stale",
+				  prev ? prev : "", prev ? "\n" : "", strerror(ENOSYS));
+		free(prev);
+	}
 	if (tfs_check_event(s->tfs, s->system, s->event, err))
 		goto fail_instance;
 	{
@@ -296,6 +352,7 @@ int source_close(struct source *s, char **err)
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i]);
 	free(s->files);
+	free(s->times);
 	free(s->dir);
 	free(s->desc);
 	free(s->system);

@@ -42,6 +42,14 @@ bool source_unchanged(struct source *s);
  * replayed frames that one printed): the caller keeps the totals.
  */
 bool source_interval(const struct source *s);
+/*
+ * Replay of frames --record wrote: when the frame source_read returned last
+ * (at), or the one it returns next (next), was read, in seconds from any
+ * origin.  false: not a replay, no more frames, or no time recorded (a
+ * directory of bare .hist files: frames come every -d).
+ */
+bool source_frame_time(const struct source *s, double *at);
+bool source_next_time(const struct source *s, double *next);
 /* Pause, continue or clear the kernel's aggregation (live only). */
 int source_control(struct source *s, enum src_ctl ctl, char **err);
 bool source_can_control(const struct source *s);

@@ -394,6 +394,30 @@ bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
 	return false;
 }
 
+bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t n, size;
+	const char *s;
+
+	if ((kind != TB_KEY_LOG2 && kind != TB_KEY_BUCKETS) || !table_part_num(kind, part, &n))
+		return false;
+	if (kind == TB_KEY_LOG2) {
+		/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
+		if (n > 64)
+			return false;
+		*lo = n ? (n == 1 ? 2 : (1ULL << (n - 1)) + 1) : 0;
+		*hi = n == 64 ? UINT64_MAX : 1ULL << n;
+		return true;
+	}
+	/* "~ %llu-%llu": the bucket's first and last value */
+	s = strchr(part, '-') + 1;
+	if (!scan_u64(&s, &size) || *s || size < n)
+		return false;
+	*lo = n;
+	*hi = size;
+	return true;
+}
+
 static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 {
 	/* the key numbers live after the row: one allocation fewer a row */
@@ -787,6 +811,14 @@ static int cmp_rows(const void *pa, const void *pb)
 	int c = 0, col = t->sort_col;
 
 	switch (t->sort_by) {
+	case TB_BY_RATE:
+		if (!t->cols[col].gauge) {
+			c = a->rate[col] < b->rate[col] ? -1 : a->rate[col] > b->rate[col];
+			if (c)
+				break;
+		}
+		/* ties by delta, then total */
+		__attribute__((fallthrough));
 	case TB_BY_DELTA:
 		if (!t->cols[col].gauge) {
 			c = cmp_u64(a->delta[col], b->delta[col]);
@@ -976,7 +1008,8 @@ const char *table_sort_desc(const struct table *t, char *buf, size_t size)
 			 t->sort_key < t->nkeys ? t->key_names[t->sort_key] : "", dir);
 	else if (t->ncols)
 		snprintf(buf, size, "%s %s, %s", t->cols[t->sort_col].name,
-			 t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge ? "delta" : "total",
+			 t->cols[t->sort_col].gauge ? "total" : t->sort_by == TB_BY_DELTA ? "delta" :
+			 t->sort_by == TB_BY_RATE ? "rate" : "total",
 			 dir);
 	else
 		snprintf(buf, size, "none");

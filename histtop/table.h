@@ -50,6 +50,14 @@ bool table_part_split(const char *part, size_t *name_len, uint64_t *num);
  */
 bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num);
 
+/*
+ * The values a .log2 or .buckets key part holds, both bounds included:
+ * .log2 "~ 2^N" (2^(N-1), 2^N] (N = 0: 0 and 1, the kernel's
+ * ilog2(roundup_pow_of_two(v))), .buckets=S "~ L-U" [L, U] (U = L + S - 1).
+ * False for other kinds or text that is not such a part.
+ */
+bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi);
+
 /* A key part's number, for numeric key sorts (see table_part_num). */
 struct tb_knum {
 	uint64_t v;
@@ -78,6 +86,7 @@ enum tb_sort_by {
 	TB_BY_DELTA,
 	TB_BY_TOTAL,
 	TB_BY_KEY,
+	TB_BY_RATE,		/* the change per second (real time between reads) */
 };
 
 struct table {

@@ -42,6 +42,7 @@ struct tfs {
 	char *inst_name;		/* NULL: top level */
 	bool created;			/* we made the instance */
 	int lock_fd;			/* flock'ed while we own the instance */
+	bool no_locking;		/* flock() says ENOSYS: liveness by pid (abandoned_nolock) */
 	int hist_fd;
 	dev_t hist_dev;
 	ino_t hist_ino;
@@ -325,6 +326,24 @@ static bool abandoned(int fd, unsigned long ns, long pid)
 	return ns == pidns_ino() && kill(pid, 0) && errno == ESRCH;
 }
 
+/*
+ * A kernel built without CONFIG_FILE_LOCKING (tinyconfig) has no flock():
+ * ENOSYS.  No lock says "alive" there, so the reaper falls back to what it
+ * can know for sure: an instance whose name holds this PID namespace and a
+ * pid that no process has any more.  A live owner's pid exists, so its
+ * instance is never removed; a pid reused by another process, or any
+ * other namespace's instance, only leaves a stale one in place.
+ */
+static bool abandoned_nolock(unsigned long ns, long pid)
+{
+	return ns == pidns_ino() && kill(pid, 0) && errno == ESRCH;
+}
+
+bool tfs_no_locking(const struct tfs *t)
+{
+	return t->no_locking;
+}
+
 int tfs_reap_stale(struct tfs *t, char **report)
 {
 	char *dir = xasprintf("%s/instances", t->root);
@@ -344,14 +363,21 @@ int tfs_reap_stale(struct tfs *t, char **report)
 		long pid;
 		char *path;
 		int fd;
+		bool dead;
 
 		if (!parse_name(de->d_name, &ns, &pid))
 			continue;
 		path = xasprintf("%s/%s", dir, de->d_name);
 		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		/* a held lock: that histtop still runs, in whatever namespace */
-		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) && abandoned(fd, ns, pid) &&
-		    !rmdir(path)) {
+		dead = false;
+		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+			dead = abandoned(fd, ns, pid);
+		} else if (fd >= 0 && errno == ENOSYS) {
+			t->no_locking = true;
+			dead = abandoned_nolock(ns, pid);
+		}
+		if (dead && !rmdir(path)) {
 			sb_printf(&sb, "%s%s", n ? ", " : "", de->d_name);
 			n++;
 		}
@@ -410,6 +436,7 @@ static int lock_new_instance(int fd)
 static int create_instance(struct tfs *t, const char *name, char **err)
 {
 	char *path = inst_path(t, name);
+	bool locked;
 	int e;
 
 	if (mkdir(path, 0750)) {
@@ -423,7 +450,12 @@ static int create_instance(struct tfs *t, const char *name, char **err)
 	}
 	t->created = true;
 	t->lock_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->lock_fd < 0 || lock_new_instance(t->lock_fd)) {
+	locked = t->lock_fd >= 0 && !lock_new_instance(t->lock_fd);
+	if (!locked && t->lock_fd >= 0 && errno == ENOSYS) {
+		t->no_locking = true;	/* liveness by pid: abandoned_nolock() */
+		locked = true;
+	}
+	if (!locked) {
 		/* unlocked, another histtop would take it for abandoned */
 		*err = xasprintf("cannot lock tracefs instance '%s': %s", name, strerror(errno));
 		rmdir(path);

@@ -32,6 +32,11 @@ void tfs_set_warn_sink(void (*fn)(void *ctx, const char *msg), void *ctx);
  * *report lists them (new) or NULL.
  */
 int tfs_reap_stale(struct tfs *t, char **report);
+/*
+ * The kernel has no file locking (flock() said ENOSYS, no
+ * CONFIG_FILE_LOCKING): instances are judged alive by their pid instead.
+ */
+bool tfs_no_locking(const struct tfs *t);
 
 /* Use instance name; when missing, create it (and lock it) if create. */
 int tfs_use_instance(struct tfs *t, const char *name, bool create, char **err);

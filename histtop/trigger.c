@@ -320,6 +320,21 @@ bool trig_is_interval(const char *trigger)
 	return interval;
 }
 
+char *trig_display_sort(const char *trigger)
+{
+	struct hp_trigger t;
+	char *sort = NULL;
+
+	if (!trigger || hp_trigger_parse(trigger, &t))
+		return NULL;
+	/* the kernel spells out its default as "sort=hitcount": nobody chose it */
+	if (t.sort && t.sort[0] && strcmp(t.sort[0], "hitcount") &&
+	    strcmp(t.sort[0], "hitcount.ascending"))
+		sort = xstrdup(t.sort[0]);
+	hp_trigger_free(&t);
+	return sort;
+}
+
 bool trig_interval_ok(const char *trigger)
 {
 	struct norm n;

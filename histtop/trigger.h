@@ -37,6 +37,13 @@ bool trig_same(const char *a, const char *b);
 bool trig_is_interval(const char *trigger);
 
 /*
+ * The display sort a trigger asks for: the first key of its sort=
+ * ("count.descending", new), or NULL for none or the kernel's default
+ * (sort=hitcount, which it prints whether asked for or not).
+ */
+char *trig_display_sort(const char *trigger);
+
+/*
  * The kernel can read trigger in intervals (a hist_interval file makes
  * it), and histtop can add the intervals up to the totals the trigger
  * would show: no name=, variables or actions (the kernel refuses them in

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -56,16 +57,20 @@ struct ui {
 	int hscroll;		/* cells of key text scrolled off to the left */
 	int hscroll_max;
 	bool show_totals;	/* t: totals only, no deltas */
+	bool per_sec;		/* the second column is the rate per second, not the change */
 	bool help;
 	size_t help_top;	/* first help line shown */
 	bool help_more;		/* the help has lines below the window */
 	bool expand;		/* Enter: the selected row's stack, one frame a line */
 	bool bar_totals;	/* the share bar shows totals, not deltas */
 	char filter[128];
+	size_t top_n;		/* -T: rows shown at most (0: all) */
 	size_t nshown;
 	size_t *shown;		/* indices into table rows that pass the filter */
 	size_t shown_cap;
 	bool *colshow;		/* value columns drawn on this frame */
+	struct unit *units;	/* per value column: its totals', its deltas' unit */
+	size_t units_cap;
 	size_t colshow_cap;
 	char **keys;		/* key text of the rows on screen (owned) */
 	size_t nkeys, keys_cap;
@@ -127,6 +132,7 @@ void ui_free(struct ui *u)
 	free_keys(u);
 	free(u->keys);
 	free(u->colshow);
+	free(u->units);
 	free(u->sel_key);
 	free(u->shown);
 	free(u);
@@ -274,10 +280,85 @@ static void fmt_num(char *buf, size_t size, uint64_t v, int width)
 		out_human(buf, size, (double)v);
 }
 
-static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, char *buf,
-		      size_t size, int width)
+/*
+ * One unit per number column (and per frame): digits when every number on
+ * the screen fits, else the first unit of 1000 (K, M, G, ...) that keeps the
+ * largest within 4 digits and in which they all fit, with one decimal when
+ * the largest is below 1000 of it and that fits.  So a column never mixes
+ * 121M with 14499840: the longer number is the larger.
+ */
+struct unit {
+	int pow;	/* 0: digits, 1: K, 2: M ... */
+	int dec;	/* decimals */
+};
+
+/* A number of magnitude v (neg: negative) in unit f. */
+static void fmt_unit(char *buf, size_t size, uint64_t v, bool neg, const struct unit *f)
+{
+	if (!f->pow || !v)
+		snprintf(buf, size, "%s%" PRIu64, neg ? "-" : "", v);
+	else
+		snprintf(buf, size, "%s%.*f%c", neg ? "-" : "", f->dec,
+			 (double)v / pow(1000, f->pow), "KMGTPE"[f->pow - 1]);
+}
+
+/*
+ * A cell's magnitude and sign: a total (signed gauges may be negative), or
+ * its second column: the change, or with per_sec the rate per second.
+ */
+static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j, bool delta,
+			 bool per_sec, bool *neg)
+{
+	uint64_t v = delta ? r->delta[j] : r->total[j];
+
+	if (delta && per_sec)
+		v = (uint64_t)llround(r->rate[j]);
+
+	*neg = !delta && t->cols[j].is_signed && (int64_t)v < 0;
+	return *neg ? (uint64_t)0 - v : v;
+}
+
+/* The unit of column j's totals or deltas over rows[0..n), in width cells. */
+static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, const size_t *idx,
+			     size_t n, size_t j, bool delta, bool per_sec, int width)
+{
+	struct unit f = { 0, 0 };
+	uint64_t max = 0, v;
+	char buf[48];
+	size_t i;
+	bool neg;
+
+	for (i = 0; i < n; i++) {
+		v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
+		if (v > max)
+			max = v;
+	}
+	/* digits, else the unit that keeps the largest within 4 digits (or wider) */
+	for (f.pow = 0; f.pow < 6; f.pow++) {
+		if (f.pow && (double)max / pow(1000, f.pow) >= 9999.5)
+			continue;
+		for (f.dec = f.pow && (double)max / pow(1000, f.pow) < 999.5; f.dec >= 0; f.dec--) {
+			for (i = 0; i < n; i++) {
+				v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
+				fmt_unit(buf, sizeof(buf), v, neg, &f);
+				if ((int)strlen(buf) > width)
+					break;
+			}
+			if (i == n)
+				return f;
+		}
+	}
+	f.pow = 6;
+	f.dec = 0;
+	return f;
+}
+
+static void fmt_total(const struct ui *u, const struct table *t, const struct tb_row *r,
+		      size_t j, char *buf, size_t size, int width)
 {
 	char n[TB_NUM_MAX];
+	bool neg;
+	uint64_t v;
 
 	if (t->cols[j].kind == HP_GRAPH) {	/* the kernel's bar, narrowed to the column */
 		snprintf(buf, size, "%s", table_bar_str(r->total[j], width, n));
@@ -291,36 +372,39 @@ static void fmt_total(const struct table *t, const struct tb_row *r, size_t j, c
 			snprintf(buf, size, "%.0f", (double)r->total[j] / 100);
 		return;
 	}
-	if (!t->cols[j].is_signed || (int64_t)r->total[j] >= 0) {
-		fmt_num(buf, size, r->total[j], width);
-		return;
-	}
-	table_total_str(t, r, j, n);
-	if ((int)strlen(n) <= width) {
-		snprintf(buf, size, "%s", n);
-		return;
-	}
-	out_human(n, sizeof(n), -(double)(int64_t)r->total[j]);
-	snprintf(buf, size, "-%s", n);
+	v = cell_val(t, r, j, false, false, &neg);
+	fmt_unit(buf, size, v, neg, &u->units[2 * j]);
 }
 
+bool ui_row_shown(void *ctx, const struct table *t, const struct tb_row *r)
+{
+	const struct ui *u = ctx;
+	char *k;
+	bool match;
+
+	if (!u->filter[0])
+		return true;
+	k = out_key_text(t, r, !u->utf8);
+	match = strcasestr(k, u->filter) != NULL;
+	free(k);
+	return match;
+}
+
+bool ui_filtered(const struct ui *u)
+{
+	return u->filter[0];
+}
+
+/* The rows shown: those the filter keeps, the first top_n of them (-T). */
 static void filter_rows(struct ui *u, const struct table *t)
 {
 	size_t i;
 
 	u->shown = xgrow(u->shown, &u->shown_cap, t->nrows + 1, sizeof(*u->shown));
 	u->nshown = 0;
-	for (i = 0; i < t->nrows; i++) {
-		if (u->filter[0]) {
-			char *k = out_key_text(t, t->rows[i], !u->utf8);
-			bool match = strcasestr(k, u->filter) != NULL;
-
-			free(k);
-			if (!match)
-				continue;
-		}
-		u->shown[u->nshown++] = i;
-	}
+	for (i = 0; i < t->nrows && (!u->top_n || u->nshown < u->top_n); i++)
+		if (ui_row_shown(u, t, t->rows[i]))
+			u->shown[u->nshown++] = i;
 }
 
 /*
@@ -382,8 +466,13 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	mvhline(0, 0, ' ', cols);
 	rw = (int)strlen("[paused]") + 1 + (v->frozen ? 7 : 0) + (v->ended ? 14 : 0) +
 	     (v->read_error ? 6 : 0);
-	snprintf(buf, sizeof(buf), " histtop  %s  every %.2gs  elapsed %.0fs  frame %lu", v->desc,
-		 v->delay, t->elapsed, t->frames);
+	/* the change column covers the real time between the last two reads */
+	if (t->interval > 0 && fabs(t->interval - v->delay) > 0.1 * v->delay)
+		snprintf(n1, sizeof(n1), " (last %.1fs)", t->interval);
+	else
+		n1[0] = '\0';
+	snprintf(buf, sizeof(buf), " histtop  %s  every %.2gs%s  elapsed %.0fs  frame %lu", v->desc,
+		 v->delay, n1, t->elapsed, t->frames);
 	put_cells(u, 0, 0, buf, cols - rw - 1, 0);
 	p.y = 0;
 	p.x = cols - rw > 0 ? cols - rw : 0;
@@ -420,8 +509,14 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 		snprintf(buf, sizeof(buf), "Dropped %" PRIu64 " (+%" PRIu64 ")", t->dropped,
 			 t->dropped_delta);
 		pen_put(u, &p, buf, pair(u, PAIR_ERR, A_REVERSE) | A_BOLD);
-		/* with intervals, only the last interval's drops say it is full */
-		if (!t->intervals)
+		/*
+		 * with intervals, only the last interval's drops say it is full;
+		 * --size only helps a trigger histtop installs (not --attach, --replay)
+		 */
+		if (!v->can_control && (!t->intervals || t->dropped_delta))
+			pen_put(u, &p, "  table full: new keys are dropped",
+				pair(u, PAIR_WARN, A_BOLD));
+		else if (!t->intervals)
 			pen_put(u, &p, "  table full: raise --size", pair(u, PAIR_WARN, A_BOLD));
 		else if (t->dropped_delta)
 			pen_put(u, &p, "  interval table full: raise --size or lower -d",
@@ -429,8 +524,8 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	} else {
 		pen_put(u, &p, "Dropped 0", A_NORMAL);
 		if (t->size && t->entries * 10 >= t->size * 9)
-			pen_put(u, &p, "  table nearly full: raise --size",
-				pair(u, PAIR_WARN, A_BOLD));
+			pen_put(u, &p, v->can_control ? "  table nearly full: raise --size" :
+				"  table nearly full", pair(u, PAIR_WARN, A_BOLD));
 	}
 	/* 4: message line: a key's answer, else why the numbers are old, else the filter */
 	move(3, 0);
@@ -438,10 +533,17 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	if (v->status) {
 		char *st = str_escape(v->status, !u->utf8);
 
-		attrset(v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL));
-		put_cells(u, 3, 1, st, cols - 1, 0);
+		p.y = 3;
+		p.x = 1;
+		/* a filter in force stays in sight, before the message */
+		if (u->filter[0]) {
+			snprintf(buf, sizeof(buf), "filter: %s (%zu of %zu rows) | ", u->filter,
+				 u->nshown, t->nrows);
+			pen_put(u, &p, buf, A_NORMAL);
+		}
+		pen_put(u, &p, st, v->status_error ? pair(u, PAIR_ERR, A_BOLD) :
+			pair(u, PAIR_WARN, A_NORMAL));
 		free(st);
-		attrset(A_NORMAL);
 	} else if (v->read_error) {
 		char when[16], *re = str_escape(v->read_error, !u->utf8);
 
@@ -460,6 +562,12 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 			 u->lay.hidden > 1 ? "s" : "", u->show_totals ? "" : " (t: totals only)");
 		put_cells(u, 3, 0, buf, cols, 0);
 	}
+}
+
+/* Sorted on the change: per refresh or per second. */
+static bool by_change(const struct table *t)
+{
+	return t->sort_by == TB_BY_DELTA || t->sort_by == TB_BY_RATE;
 }
 
 static bool has_delta(const struct ui *u, const struct table *t, size_t j)
@@ -543,7 +651,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 {
 	const struct layout *l = &u->lay;
 	const char *arrow = t->ascending ? "^" : "v";
-	bool bykey = t->sort_by != TB_BY_DELTA && t->sort_by != TB_BY_TOTAL;
+	bool bykey = t->sort_by == TB_BY_KEY;
 	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
 	struct strbuf sb;
 	char buf[64];
@@ -573,7 +681,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	for (j = 0; j < t->ncols; j++) {
 		bool sorted = (int)j == t->sort_col && !bykey;
 		/* a max or min has no delta: a delta sort on it is its total's */
-		bool on_delta = sorted && t->sort_by == TB_BY_DELTA && has_delta(u, t, j);
+		bool on_delta = sorted && by_change(t) && has_delta(u, t, j);
 
 		if (!u->colshow[j])
 			continue;
@@ -586,7 +694,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 		if (!has_delta(u, t, j))
 			continue;
 		attrset(on_delta ? srt : hdr);
-		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", delta_sym(u));
+		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", u->per_sec ? "/s" : delta_sym(u));
 		put_right(u, 4, x, buf, l->numw);
 		attrset(hdr);
 		x += l->numw;
@@ -622,6 +730,7 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	char buf[32];
 	size_t j;
 	int x, lines = 1;
+	bool neg;
 	attr_t base = selected ? A_REVERSE : A_NORMAL;
 
 	if (r->stale)
@@ -637,12 +746,13 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	for (j = 0; j < t->ncols; j++) {
 		if (!u->colshow[j])
 			continue;
-		fmt_total(t, r, j, buf, sizeof(buf), l->numw - 1);
+		fmt_total(u, t, r, j, buf, sizeof(buf), l->numw - 1);
 		put_right(u, y, x, buf, l->numw);
 		x += l->numw;
 		if (!has_delta(u, t, j))
 			continue;
-		fmt_num(buf, sizeof(buf), r->delta[j], l->numw - 1);
+		fmt_unit(buf, sizeof(buf), cell_val(t, r, j, true, u->per_sec, &neg), false,
+			 &u->units[2 * j + 1]);
 		put_right(u, y, x, r->stale ? "-" : buf, l->numw);
 		x += l->numw;
 	}
@@ -689,7 +799,7 @@ static const char *const help_keys[] = {
 	"f      freeze the display",
 	"< >    previous/next sort column",
 	"r      reverse the order",
-	"d      sort by delta or by total",
+	"d      sort: change, rate /s, total",
 	"k      sort by key",
 	"t      totals only / with deltas",
 	"+ -    refresh slower / faster",
@@ -697,7 +807,7 @@ static const char *const help_keys[] = {
 	"Up Dn PgUp PgDn Home End  move",
 	"Left Right  scroll long keys",
 	"Enter  expand a stack",
-	"e      export to new .hist .csv .folded",
+	"e      export the rows shown to files",
 	"Tab    next trigger",
 	"?      this help",
 	"q      quit",
@@ -757,6 +867,8 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		{ "+-", "Int" }, { "e", "Export" }, { "?", "Help" }, { "q", "Quit" },
 	};
 	size_t i, n = sizeof(ctl) / sizeof(ctl[0]), keep = 2;
+	/* pause, continue and clear only where histtop may (not --attach, --replay) */
+	size_t first = v->can_control ? 0 : 3;
 	int pad, used, room = COLS, need_keep = 0;
 	bool fits[sizeof(ctl) / sizeof(ctl[0])];
 	struct pen p = { LINES - 1, 0 };
@@ -766,7 +878,9 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 	/* labels padded to 6 when everything fits that way, else packed */
 	for (pad = 6; pad >= 0; pad -= 6) {
 		used = need_keep + (pad ? (int)keep * 6 : 0);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < first; i++)
+			fits[i] = false;
+		for (i = first; i < n; i++) {
 			int cell = (int)strlen(ctl[i][0]) +
 				   ((int)strlen(ctl[i][1]) > pad ? (int)strlen(ctl[i][1]) : pad) + 1;
 
@@ -780,17 +894,57 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 	move(p.y, 0);
 	clrtoeol();
 	for (i = 0; i < n; i++) {
-		bool off = i < 3 && !v->can_control;
 		char label[16];
 
 		if (!fits[i])
 			continue;
-		pen_put(u, &p, ctl[i][0], off ? A_DIM : A_BOLD);
+		pen_put(u, &p, ctl[i][0], A_BOLD);
 		snprintf(label, sizeof(label), "%-*s", pad, ctl[i][1]);
-		pen_put(u, &p, label, off ? A_DIM : pair(u, PAIR_TITLE, A_REVERSE));
+		pen_put(u, &p, label, pair(u, PAIR_TITLE, A_REVERSE));
 		if (i + 1 < n)
 			pen_put(u, &p, " ", A_NORMAL);
 	}
+}
+
+/*
+ * What a row's share bar is a share of: the sort column's sum over every
+ * row of the frame, whatever the filter or -T leaves on the screen, so that
+ * a row's bar does not change when others are hidden (a max or min: the
+ * largest of them).  Sets whether the bars show totals or deltas.
+ */
+static uint64_t bar_whole(struct ui *u, const struct table *t)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!t->ncols)
+		return 0;
+	if (t->cols[t->sort_col].gauge) {
+		/* a max or min is no share of anything: bars against the largest */
+		u->bar_totals = true;
+		for (i = 0; i < t->nrows; i++) {
+			const struct tb_row *r = t->rows[i];
+			uint64_t tv = r->total[t->sort_col];
+
+			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
+			    tv > sum)
+				sum = tv;
+		}
+		return sum;
+	}
+	{
+		bool d = by_change(t);
+
+		for (i = 0; i < t->nrows; i++)
+			if (!t->rows[i]->stale)
+				sum += d ? t->rows[i]->delta[t->sort_col] : t->rows[i]->total[t->sort_col];
+		u->bar_totals = !d || !sum;	/* nothing moved: share of the totals */
+		if (d && !sum)
+			for (i = 0; i < t->nrows; i++)
+				if (!t->rows[i]->stale)
+					sum += t->rows[i]->total[t->sort_col];
+	}
+	return sum;
 }
 
 void ui_draw(struct ui *u, const struct ui_view *v)
@@ -801,12 +955,15 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	uint64_t sortsum = 0;
 
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
-	if (u->show_totals && t->sort_by == TB_BY_DELTA) {
+	if (u->show_totals && by_change(t)) {
 		t->sort_by = TB_BY_TOTAL;
 		table_sort(t);
 	}
+	u->top_n = v->top > 0 ? (size_t)v->top : 0;
 	/* order only the rows that can show; all when a filter picks among them */
 	t->sort_limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
+	if (!u->filter[0] && u->top_n && u->top_n < t->sort_limit)
+		t->sort_limit = u->top_n;
 	table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	erase();
 	filter_rows(u, t);
@@ -841,34 +998,13 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 		u->hscroll_max = 0;
 	if (u->hscroll > u->hscroll_max)
 		u->hscroll = u->hscroll_max;
+	u->units = xgrow(u->units, &u->units_cap, 2 * t->ncols + 2, sizeof(*u->units));
+	for (i = 0; i < 2 * t->ncols; i++)
+		u->units[i] = pick_unit(t, t->rows, u->shown + u->top, u->nkeys, i / 2, i % 2,
+					u->per_sec, u->lay.numw - 1);
 	draw_header(u, v);
 	draw_colhdr(u, t);
-	if (t->ncols && t->cols[t->sort_col].gauge) {
-		/* a max or min is no share of anything: bars against the largest */
-		u->bar_totals = true;
-		for (i = 0; i < u->nshown; i++) {
-			const struct tb_row *r = t->rows[u->shown[i]];
-			uint64_t tv = r->total[t->sort_col];
-
-			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
-			    tv > sortsum)
-				sortsum = tv;
-		}
-	} else if (t->ncols) {
-		bool d = t->sort_by == TB_BY_DELTA && !t->cols[t->sort_col].gauge;
-
-		for (i = 0; i < u->nshown; i++) {
-			const struct tb_row *r = t->rows[u->shown[i]];
-
-			if (!r->stale)
-				sortsum += d ? r->delta[t->sort_col] : r->total[t->sort_col];
-		}
-		u->bar_totals = !d || !sortsum;	/* nothing moved: share of the totals */
-		if (d && !sortsum)
-			for (i = 0; i < u->nshown; i++)
-				if (!t->rows[u->shown[i]]->stale)
-					sortsum += t->rows[u->shown[i]]->total[t->sort_col];
-	}
+	sortsum = bar_whole(u, t);
 	y = HEADER_LINES;
 	for (i = u->top; i < u->nshown && y < LINES - 1; i++)
 		y += draw_row(u, v, t->rows[u->shown[i]], u->keys[i - u->top], y, i == u->sel,
@@ -1096,7 +1232,8 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		if (t->ncols) {
 			t->sort_col = (t->sort_col + (key == '>' ? 1 : (int)t->ncols - 1)) % t->ncols;
 			if (t->sort_by == TB_BY_KEY)
-				t->sort_by = u->show_totals ? TB_BY_TOTAL : TB_BY_DELTA;
+				t->sort_by = u->show_totals ? TB_BY_TOTAL :
+					     u->per_sec ? TB_BY_RATE : TB_BY_DELTA;
 		}
 		table_sort(t);
 		return UI_REDRAW;
@@ -1106,9 +1243,13 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		return UI_REDRAW;
 	case 'd':
 		/* a delta sort brings the deltas back */
-		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_TOTAL : TB_BY_DELTA;
-		if (t->sort_by == TB_BY_DELTA)
+		/* total, change, rate per second, total ... */
+		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_RATE :
+			     t->sort_by == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA;
+		if (by_change(t)) {
 			u->show_totals = false;
+			u->per_sec = t->sort_by == TB_BY_RATE;
+		}
 		table_sort(t);
 		return UI_REDRAW;
 	case 'k':
@@ -1118,7 +1259,7 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		return UI_REDRAW;
 	case 't':
 		u->show_totals = !u->show_totals;
-		if (u->show_totals && t->sort_by == TB_BY_DELTA)
+		if (u->show_totals && by_change(t))
 			t->sort_by = TB_BY_TOTAL;
 		table_sort(t);
 		return UI_REDRAW;

@@ -16,6 +16,7 @@ struct ui_view {
 	const char *desc;	/* "kmem:kmalloc" */
 	struct table *t;
 	double delay;
+	long top;		/* -T: rows shown at most, 0: all */
 	bool frozen;		/* display frozen, the kernel keeps counting */
 	bool can_control;	/* pause/continue/clear allowed */
 	bool ended;		/* replay: no more frames */
@@ -52,6 +53,13 @@ void ui_draw(struct ui *u, const struct ui_view *v);
 int ui_getkey(struct ui *u, int timeout_ms);
 /* The terminal's input ended (EOF, EIO or a hang-up): histtop quits. */
 bool ui_input_lost(const struct ui *u);
+/*
+ * For out_ctx.keep: the / filter keeps row r (any row when no filter is
+ * set; -T plays no part).  ctx is the ui.
+ */
+bool ui_row_shown(void *ctx, const struct table *t, const struct tb_row *r);
+/* A / filter is set. */
+bool ui_filtered(const struct ui *u);
 /* View keys (sort, scroll, filter, help) are handled here, and the question
  * before z; the others are returned for main.  A prompt ends with UI_QUIT
  * on the quit flag or a lost terminal. */

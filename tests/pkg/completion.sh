@@ -88,6 +88,8 @@ want "histtop --tracefs $fs -e kmem:kmalloc -k st" "stacktrace " "-k: stacktrace
 want "histtop --tracefs $fs -e sched:sched_process_fork -k child_c" "child_comm " "an array field's name, without [16]"
 want "histtop --tracefs $fs -e kmem:kmalloc -k call_site.sy" "call_site.sym call_site.sym-offset call_site.syscall " \
 	"-k FIELD.: the README's field modifiers"
+want "histtop --tracefs $fs -e kmem:kmalloc -k bytes_req.l" "bytes_req.log2 " \
+	"-k FIELD.l: .log2 whole, digits and all, as the README spells it"
 want "histtop --tracefs $fs -e kmem:kmalloc -k call_site.sym,bytes_r" "call_site.sym,bytes_req " \
 	"-k A,B: the last item of the list"
 want "histtop --tracefs $fs -e kmem:kmalloc -v bytes_req.b" "bytes_req.buckets= " "-v: .buckets= asks for its size"

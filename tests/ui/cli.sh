@@ -158,10 +158,10 @@ printf '%s\n' '# event histogram' '#' \
 	'{ child_comm: fx_a } hitcount:         30' '' \
 	'Totals:' '    Hits: 30' '    Entries: 1' '    Dropped: 0' >"$tmp/rpc/002.hist"
 out=$("$HISTTOP" --replay "$tmp/rpc" --csv -d 0.01)
-like "$(printf '%s\n' "$out" | head -n 1)" ',gone$' "CSV has a gone column"
-like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+,0$' \
+like "$(printf '%s\n' "$out" | head -n 1)" ',gone,unix_time$' "CSV has a gone column, then unix_time"
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+,0,[0-9.]+$' \
 	"clear + burst: fx_a's delta is all 30 hits since the clear, not 20"
-like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1$' \
+like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1,[0-9.]+$' \
 	"a row that left the kernel's table is marked gone in CSV"
 out=$("$HISTTOP" --replay "$tmp/rpc" --json -d 0.01 | tail -n 1)
 like "$out" '"key":"child_comm: fx_a",[^}]*\},"total":\{"hitcount":30\},"delta":\{"hitcount":30\}' \
@@ -255,8 +255,10 @@ is "$(awk -v f="${first:-9999}" 'BEGIN { print (f < 300) ? "cpu" : "wall" }')" c
 # --export with -T: the CSV has every row, in the full order
 fakefs "$tmp/fs6" syscalls sys_enter_read read-dropped.hist
 "$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs6" -n 1 -T 3 --export "$tmp/t3" >/dev/null
-full=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs6" -n 1 --csv | cut -d, -f3-)
-is "$(cut -d, -f3- "$tmp/t3.csv" | cksum)" "$(printf '%s\n' "$full" | cksum)" \
+# (without the frame, time and unix_time columns, which differ between runs)
+full=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs6" -n 1 --csv |
+	cut -d, -f3- | sed 's/,[^,]*$//')
+is "$(cut -d, -f3- "$tmp/t3.csv" | sed 's/,[^,]*$//' | cksum)" "$(printf '%s\n' "$full" | cksum)" \
 	"--export with -T 3 writes all $(printf '%s\n' "$full" | grep -c .) rows, sorted as without -T"
 
 # --export never follows a symlink planted at its name
@@ -322,5 +324,42 @@ is "$(printf '%s' "$out" | jq -c '[.rows[] | select(.keys.common_pid == "7") | .
 	'{"hitcount":6,"count":60}' "replay of interval frames: pid 7's three intervals add up"
 is "$(printf '%s' "$out" | jq -c '[(.rows | length), .hits, .dropped, .dropped_delta]')" '[4,9,3,2]' \
 	"replay of interval frames: every key kept, Hits and Dropped add up"
+
+# --record writes frames and their times; --replay plays such frames with
+# their own timing and rates (frames 0.5 s apart, 500 hits each: 1000/s,
+# where -d 0.1 would make it 5000/s)
+fakefs "$tmp/rec" syscalls sys_enter_read read-execname.hist
+"$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/rec" -n 3 -d 0.2 \
+	--record "$tmp/rec.d" >/dev/null
+# shellcheck disable=SC2012 # the names histtop wrote
+is "$(cd "$tmp/rec.d" && ls | tr '\n' ' ')" \
+	"000001.hist 000001.time 000002.hist 000002.time 000003.hist 000003.time " \
+	"--record writes each frame and the time it was read"
+cmp -s "$tmp/rec.d/000002.hist" "$tmp/rec/events/syscalls/sys_enter_read/hist"
+ok $? "--record: a frame is the hist text as read"
+gaps=$(cat "$tmp/rec.d"/*.time | awk 'NR == 1 && $1 != 0 { bad++ }
+	NR > 1 && ($1 - p < 0.15 || $1 - p > 0.6) { bad++ } { p = $1 } END { print bad + 0 }')
+is "$gaps" 0 "--record: times from 0, one interval apart ($(cat "$tmp/rec.d"/*.time | tr '\n' ' '))"
+mkdir -p "$tmp/play"
+for i in 0 1 2; do
+	printf '%s\n' '# event histogram' '#' \
+		'# trigger info: hist:keys=common_pid:vals=hitcount:sort=hitcount:size=2048 [active]' \
+		'#' '' "{ common_pid:        101 } hitcount: $((500 * i + 7))" '' \
+		'Totals:' "    Hits: $((500 * i + 7))" '    Entries: 1' '    Dropped: 0' >"$tmp/play/00$i.hist"
+	echo "$((i * 5))" | sed 's/\(.\)$/.\1/' >"$tmp/play/00$i.time"
+done
+out=$("$HISTTOP" --replay "$tmp/play" --json -d 0.1)
+like "$(printf '%s\n' "$out" | sed -n 3p)" '"interval":0\.500,.*"rate":\{"hitcount":1000\.000\}' \
+	"--replay of recorded frames: the rate from their times (1000/s), not from -d"
+times=$(printf '%s\n' "$out" | sed -n 's/^{"frame":[0-9]*,"time":\([0-9.]*\),.*/\1/p' | tr '\n' ' ')
+is "$times" "0.000 0.500 1.000 " "--replay: each frame at its recorded time"
+start=$(date +%s%N)
+"$HISTTOP" --replay "$tmp/play" -b -d 0.1 >/dev/null
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -ge 900 ]
+ok $? "--replay plays the frames with their own timing: 1 s for 3 frames 0.5 s apart (${ms} ms)"
+rm "$tmp/play/001.time"
+out=$("$HISTTOP" --replay "$tmp/play" --json -d 0.1)
+like "$(printf '%s\n' "$out" | sed -n 3p)" '"rate":\{"hitcount":[0-9]' "a directory without every .time replays every -d, as before"
 
 done_testing

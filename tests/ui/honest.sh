@@ -8,9 +8,11 @@
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
 # a read fails, then reads well again
+# (the kernel's default sort=hitcount: histtop's own default sort applies)
 # shellcheck disable=SC2154
 fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
 hist=$tmp/fs/events/syscalls/sys_enter_read/hist
+sed -i 's/sort=count\.descending/sort=hitcount/' "$hist"
 run 100 20 "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.2
 wait_for 'fx_b'
 ok $? "the rows show"
@@ -45,6 +47,7 @@ wait_for 'EXITED 0'
 
 # the sort indicator after every sort key, on the column sorted by
 fakefs "$tmp/mm" syscalls sys_exit_read read-minmax.hist
+sed -i 's/sort=ret\.min/sort=hitcount/' "$tmp/mm/events/syscalls/sys_exit_read/hist"
 run 120 20 "LANG=C.UTF-8" -e syscalls:sys_exit_read --attach --tracefs "$tmp/mm" -d 0.2
 wait_for 'fx_mm'
 like "$(colhdr)" ' vΔ ' "default sort: the arrow on hitcount's delta"
@@ -63,6 +66,8 @@ want=' vret\.max ' desc="'>' to ret.max: the arrow on the max column (no delta)"
 # 'r' shows once 'd' was handled
 want=' \^ret\.max ' desc="'d' on a max column: the arrow stays on it" sorted d r
 want=' vret\.max ' desc="and after a second 'd'" sorted d r
+# d cycles change, rate, total: a third one is the change again
+want=' vret\.max ' desc="and after a third 'd'" sorted d
 want=' ret +vΔ ' desc="'<' to ret: the arrow on its delta" sorted '<'
 want=' vret ' desc="'t' (totals only): the arrow moves to ret's total" sorted t
 want=' vhitcount ' desc="'<' in totals only: the arrow on hitcount" sorted '<'

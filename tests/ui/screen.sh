@@ -38,19 +38,21 @@ like "$s" 'hist:keys=common_pid\.execname:vals=hitcount,count:sort=count\.descen
 	"the exact trigger string"
 like "$s" 'Hits 12 .*Entries 3/2048 .*Dropped 0' "totals line"
 like "$s" 'common_pid .*hitcount .*count' "column header"
-like "$s" 'pPause +cCont +zClear' "help bar"
-# default sort: hitcount (delta, then total) descending: fx_a (7) first
+like "$s" 'fFreeze +<>Sort' "help bar"
+! printf '%s\n' "$s" | tail -n 1 | grep -qE 'pPause|cCont|zClear'
+ok $? "--attach: the help bar offers no pause, continue or clear"
+# the trigger's own sort=count.descending: fx_b (10000) first
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx_a' "default sort puts the most hits first"
+like "$first" 'fx_b' "the initial sort is the trigger's sort=count.descending"
 
 $T send-keys -t t '>'
 sleep 0.5
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx_b' "'>' sorts by the next column (count): fx_b first"
+like "$first" 'fx_a' "'>' sorts by the next column (hitcount, after the last): fx_a first"
 $T send-keys -t t r
 sleep 0.5
 first=$(screen | grep -E '^ +fx' | head -n 1)
-like "$first" 'fx c,d' "'r' reverses: the smallest first"
+like "$first" 'fx_b' "'r' reverses: the fewest hits first"
 
 $T send-keys -t t p
 wait_for 'attached: histtop does not change a trigger'
@@ -115,7 +117,9 @@ wait_for 'EXITED 0'
 fakefs "$tmp/dr" syscalls sys_enter_read read-dropped.hist
 start -e syscalls:sys_enter_read --attach --tracefs "$tmp/dr" -d 0.5
 wait_for 'Dropped 172'
-like "$(screen)" 'Dropped 172 .*raise --size' "Dropped > 0 says to raise --size"
+like "$(screen)" 'Dropped 172 .*table full: new keys are dropped' "Dropped > 0 says the table is full"
+! screen | grep -q 'raise --size'
+ok $? "--attach: no hint to raise --size, which --attach refuses"
 $T send-keys -t t q
 
 # -n 1 draws its one frame (and keeps it up for the interval) before exiting

@@ -131,4 +131,30 @@ kill $lockpid 2>/dev/null
 wait $lockpid 2>/dev/null
 lockpid=
 
+# --- a kernel without file locking (flock: ENOSYS) ---------------------------
+# (tests/ui/noflock.c): histtop starts, says once how it judges liveness,
+# and its reaper removes only an instance of this namespace whose pid is gone
+shim=$tmp/noflock.so
+if ldd "$HISTTOP" | grep -q libasan; then
+	ok 0 "# SKIP flock ENOSYS: no LD_PRELOAD under ASan"
+elif ! ${CC:-cc} -shared -fPIC -o "$shim" "${top_srcdir:-.}/tests/ui/noflock.c"; then
+	ok 0 "# SKIP flock ENOSYS: no C compiler"
+else
+	fs=$tmp/fs6
+	mkdir -p "$fs/instances"
+	mkdir "$fs/instances/histtop-$ns-4194305" "$fs/instances/histtop-$ns-$$" \
+		"$fs/instances/histtop-1-4194305" "$fs/instances/mine"
+	out=$(LD_PRELOAD=$shim "$HISTTOP" -e kmem:kmalloc -k call_site --tracefs "$fs" -n 1 2>&1)
+	! printf '%s\n' "$out" | grep -q 'cannot lock'
+	ok $? "flock ENOSYS: histtop does not refuse to start"
+	like "$out" "unknown event system 'kmem'" "flock ENOSYS: it went on to look for the event"
+	is "$(printf '%s\n' "$out" | grep -c 'no file locking')" 1 "flock ENOSYS: it says so once"
+	like "$out" "removed tracefs instances .*: histtop-$ns-4194305$" \
+		"flock ENOSYS: the reaper removes this namespace's instance whose pid is gone"
+	# shellcheck disable=SC2012 # instance names histtop made
+	is "$(ls "$fs/instances" | sort | tr '\n' ' ')" \
+		"$(printf '%s\n' histtop-1-4194305 "histtop-$ns-$$" mine | sort | tr '\n' ' ')" \
+		"flock ENOSYS: it keeps a live pid's, another namespace's and others; its own is gone"
+fi
+
 done_testing

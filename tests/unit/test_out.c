@@ -44,6 +44,23 @@ static char *capture(int (*fn)(FILE *, struct out_ctx *, const struct table *),
 	return buf;
 }
 
+/* No name twice in a CSV header line (names without quotes or commas). */
+static bool csv_names_unique(const char *hdr)
+{
+	const char *a, *b;
+	size_t la, lb;
+
+	for (a = hdr; *a; a += la + (a[la] == ',')) {
+		la = strcspn(a, ",");
+		for (b = a + la + (a[la] == ','); *b; b += lb + (b[lb] == ',')) {
+			lb = strcspn(b, ",");
+			if (la == lb && !strncmp(a, b, la))
+				return false;
+		}
+	}
+	return true;
+}
+
 int main(void)
 {
 	struct table *t = load("read-execname.hist");
@@ -96,7 +113,7 @@ int main(void)
 		size_t fl = 0;
 		FILE *f = open_memstream(&fb, &fl);
 
-		out_folded(f, t, 0);
+		out_folded(f, &c, t, 0);
 		fclose(f);
 		ok(strstr(fb, "entry_SYSCALL_64_after_hwframe;do_syscall_64;") != NULL,
 		   "folded: root first, offsets stripped");
@@ -267,8 +284,74 @@ int main(void)
 		c.csv_header_done = false;
 		s = capture(out_csv, &c, t);
 		ok(!strncmp(s, "frame,time,\"a\"\"b.execname\",\"a\"\"b\",hitcount,hitcount_delta,"
-			    "hitcount_rate,\"c,d\",\"c,d_delta\",\"c,d_rate\",gone\n", 106),
+			    "hitcount_rate,\"c,d\",\"c,d_delta\",\"c,d_rate\",gone,unix_time\n", 116),
 		   "csv: names with a quote or a comma are quoted in the header");
+		free(s);
+		table_free(t);
+	}
+
+	/* a key and a value of the same field: every CSV column name once */
+	{
+		static const char log2[] =
+			"# event histogram\n#\n# trigger info: hist:keys=bytes_req.log2:"
+			"vals=hitcount,bytes_req:sort=hitcount:size=2048 [active]\n#\n\n"
+			"{ bytes_req: ~ 2^8  } hitcount:          4  bytes_req:        800\n"
+			"\nTotals:\n    Hits: 4\n    Entries: 1\n    Dropped: 0\n";
+
+		static const char *const want[] = { "frame,time,count.buckets,hitcount,",
+						    "frame,time,bytes_req.log2,hitcount," };
+
+		for (i = 0; i < 2; i++) {
+			t = i ? load_text("log2 and value", log2, strlen(log2)) :
+				load("612-read-buckets.hist");
+			c.csv_header_done = false;
+			s = capture(out_csv, &c, t);
+			s[strcspn(s, "\n")] = '\0';
+			ok(csv_names_unique(s), "csv: %s key and value of one field: names unique (%s)",
+			   i ? ".log2" : ".buckets", s);
+			ok(!strncmp(s, want[i], strlen(want[i])), "csv: the key column is named %.*s",
+			   (int)strcspn(want[i] + 11, ","), want[i] + 11);
+			free(s);
+			table_free(t);
+		}
+	}
+
+	/* a wall-clock time; .sym as symbol and address; .log2/.buckets bounds */
+	{
+		static const struct {
+			const char *fix, *json, *csv_hdr, *csv_row;
+		} cases[] = {
+			{ "612-kmalloc-sym.hist", "\"call_site.symbol\":\"",
+			  ",gone,unix_time,call_site.symbol,call_site.address\n", NULL },
+			{ "612-read-log2.hist", "\"count\":\"~ 2^10\",\"count.from\":513,\"count.to\":1024}",
+			  ",gone,unix_time,count.from,count.to\n", ",0,1733500000.250,513,1024\n" },
+			{ "612-read-buckets.hist",
+			  "\"count\":\"~ 100-199\",\"count.from\":100,\"count.to\":199}",
+			  ",gone,unix_time,count.from,count.to\n", ",0,1733500000.250,100,199\n" },
+		};
+		struct out_ctx w = { .event = "e:v", .wall = 1733500000.25 };
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			t = load(cases[i].fix);
+			s = capture(out_json, &w, t);
+			ok(strstr(s, "\"unix_time\":1733500000.250,") != NULL, "json %s: unix_time",
+			   cases[i].fix);
+			ok(strstr(s, cases[i].json) != NULL, "json %s: %s", cases[i].fix, cases[i].json);
+			free(s);
+			w.csv_header_done = false;
+			s = capture(out_csv, &w, t);
+			ok(strstr(s, cases[i].csv_hdr) != NULL, "csv %s: header ends %s", cases[i].fix,
+			   cases[i].csv_hdr);
+			ok(!cases[i].csv_row || strstr(s, cases[i].csv_row), "csv %s: row ends %s",
+			   cases[i].fix, cases[i].csv_row ? cases[i].csv_row : "(any)");
+			free(s);
+			table_free(t);
+		}
+		/* the symbol first, then the address, both whole */
+		t = load("612-kmalloc-sym.hist");
+		s = capture(out_json, &w, t);
+		ok(strstr(s, "\",\"call_site.address\":\"ffffffff") != NULL,
+		   "json: the .sym address follows the symbol, as hex text");
 		free(s);
 		table_free(t);
 	}
