@@ -7,6 +7,7 @@
 # docs/prometheus.md passes promtool check rules, its scrape config
 # promtool check config.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
+. "${top_srcdir:-.}/tests/unit/promlib.sh"
 HTTPD=${top_builddir:-.}/tests/unit/httpd
 command -v prometheus >/dev/null && command -v promtool >/dev/null &&
 	command -v curl >/dev/null && command -v python3 >/dev/null ||
@@ -72,39 +73,10 @@ scrape_configs:
     static_configs:
       - targets: ['$target']
 EOF
-prom=
-tries=0
-while [ -z "$prom" ] && [ $tries -lt 5 ]; do
-	tries=$((tries + 1))
-	pport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	rm -rf "$tmp/data"
-	prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
-		--web.listen-address="127.0.0.1:$pport" >"$tmp/prometheus.log" 2>&1 &
-	p=$!
-	i=0
-	while kill -0 $p 2>/dev/null && [ $i -lt 300 ] &&
-		! curl -sf -m 1 "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if curl -sf -m 1 "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1; then
-		prom=$p
-		pids="$prom $pids"
-	else
-		kill $p 2>/dev/null
-		wait $p 2>/dev/null
-	fi
-done
-[ -n "$prom" ]
-ok $? "Prometheus started on 127.0.0.1:$pport (attempt $tries)"
-[ -n "$prom" ] || { tail -n 20 "$tmp/prometheus.log" | sed 's/^/#   /'; done_testing; }
-
-q() { promtool query instant "http://127.0.0.1:$pport" "$1" 2>&1; }
-i=0
-while [ $i -lt 150 ] && ! q 'up{job="histtop"} == 1' | grep -q '=> 1'; do
-	sleep 0.2
-	i=$((i + 1))
-done
+prom_start "$tmp/prometheus.yml" "$tmp/prometheus"
+ok $? "Prometheus started on 127.0.0.1:$pport"
+[ -n "$prom" ] || { tail -n 20 "$tmp/prometheus/log" | sed 's/^/#   /'; done_testing; }
+prom_wait_up histtop
 like "$(q 'up{job="histtop"}')" '=> 1 @' "it scraped the endpoint: up is 1"
 like "$(q 't_format')" 'format="openmetrics".*=> 1 @' "it asked for and got OpenMetrics"
 like "$(q 't_hits_total')" '^t_hits_total\{comm="a\\\\b\\"c\\nd", instance=".*", job="histtop", pid="7"\} => 123456789 @' \
@@ -113,8 +85,7 @@ like "$(q 't_bytes_bucket{le="16"}')" '=> 5 @' "a histogram bucket's count"
 like "$(q 't_bytes_sum / t_bytes_count')" '=> 10.4 @' "the histogram's sum over count"
 like "$(q 'histogram_quantile(0.5, t_bytes_bucket)')" '=> [0-9.]+ @' "histogram_quantile works on it"
 
-kill "$prom"
-wait "$prom"
+prom_stop
 is "$?" 0 "Prometheus stopped by its pid: exit 0"
 pids=$httpd
 done_testing
