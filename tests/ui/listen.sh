@@ -95,15 +95,7 @@ fi
 
 # --- a real Prometheus scrapes it ---------------------------------------------
 if command -v prometheus >/dev/null && command -v promtool >/dev/null; then
-	cat >"$tmp/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: histtop
-    static_configs:
-      - targets: ['127.0.0.1:$hport']
-EOF
+	prom_config "127.0.0.1:$hport" "$tmp/prometheus.yml"
 	prom_start "$tmp/prometheus.yml" "$tmp/prometheus"
 	ok $? "Prometheus started on 127.0.0.1:$pport"
 	prom_wait_up histtop

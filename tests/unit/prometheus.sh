@@ -64,15 +64,7 @@ while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 400 ]; do sleep 0.05; i=$
 target=$(sed -n 's/^listening on //p' "$tmp/out")
 
 # --- Prometheus on a free loopback port ---------------------------------------
-cat >"$tmp/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: histtop
-    static_configs:
-      - targets: ['$target']
-EOF
+prom_config "$target" "$tmp/prometheus.yml"
 prom_start "$tmp/prometheus.yml" "$tmp/prometheus"
 ok $? "Prometheus started on 127.0.0.1:$pport"
 [ -n "$prom" ] || { tail -n 20 "$tmp/prometheus/log" | sed 's/^/#   /'; done_testing; }

@@ -50,3 +50,17 @@ prom_stop() {
 	kill "$prom"
 	wait "$prom"
 }
+
+# prom_config TARGET FILE: a config scraping TARGET (ADDR:PORT) every
+# second as job "histtop"
+prom_config() {
+	cat >"$2" <<EOC
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: histtop
+    static_configs:
+      - targets: ['$1']
+EOC
+}
