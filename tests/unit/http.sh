@@ -8,7 +8,7 @@
 HTTPD=${top_builddir:-.}/tests/unit/httpd
 CLIENTS="python3 ${top_srcdir:-.}/tests/unit/httpclients.py"
 command -v curl >/dev/null && command -v python3 >/dev/null ||
-	{ echo "1..0 # SKIP curl and python3 are needed"; exit 77; }
+	{ echo "1..0 # SKIP curl and python3 are needed"; exit 0; }
 tmp=$(mktemp -d)
 pids=
 trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
