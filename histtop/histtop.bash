@@ -214,7 +214,7 @@ _histtop()
 		compopt -o filenames 2>/dev/null
 		mapfile -t cands <<<"$(compgen -d -- "$val")"
 		;;
-	--export)
+	--export|--config|--textfile)
 		compopt -o filenames 2>/dev/null
 		mapfile -t cands <<<"$(compgen -f -- "$val")"
 		;;

@@ -342,7 +342,8 @@ static struct MHD_Response *exposition(const char *text, size_t len, const char 
 	char *copy = xmalloc(len ? len : 1);
 	struct MHD_Response *r;
 
-	memcpy(copy, text, len);
+	if (len)
+		memcpy(copy, text, len);
 	r = MHD_create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
 	if (!r)
 		abort();	/* out of memory */

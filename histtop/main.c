@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "expo.h"
 #include "histparse.h"
+#include "http.h"
 #include "opts.h"
 #include "out.h"
 #include "source.h"
@@ -97,6 +99,7 @@ static void sleep_until(double until)
 
 struct run {
 	struct opts *o;
+	const struct opts_trig *tr;	/* this run's trigger, one of o->trigs */
 	struct source *src;
 	struct table *t;
 	struct strbuf raw;	/* the last hist text read */
@@ -116,6 +119,20 @@ struct run {
 	bool poll;		/* ask the kernel before reading (HISTTOP_POLL=0: never) */
 	double prof_read_first, prof_read_later, prof_own_first, prof_own_later;
 	bool no_memo;		/* HISTTOP_MEMO=0: parse every line every refresh */
+	/* the exporter's self metrics */
+	uint64_t read_errors;	/* refreshes whose read or parse failed */
+	double refresh_s;	/* wall time of the latest refresh */
+	struct expo_state *xs;	/* the series the exposition keeps (expo.h) */
+	struct out_ctx out;	/* batch output state of this trigger */
+	bool got;		/* the latest refresh_all gave it a frame */
+};
+
+/* Every trigger of the process, one run each. */
+struct app {
+	struct opts *o;
+	struct run *runs;
+	size_t nruns;
+	struct http *http;	/* --listen: the endpoint (NULL: none) */
 };
 
 static void prof_own(struct run *r, double ms)
@@ -143,8 +160,9 @@ static void set_status(struct run *r, bool error, const char *fmt, ...)
 static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snapshot *s,
 				       char **err)
 {
-	const struct opts *o = r->o;
+	const struct opts_trig *o = r->tr;
 	const char *want = source_trigger(r->src);
+	bool attach = r->o->attach;
 	size_t i;
 
 	if (o->hist_index >= 0) {
@@ -160,16 +178,16 @@ static const struct hp_hist *pick_hist(const struct run *r, const struct hp_snap
 	 * of another reader's, not the totals.
 	 */
 	for (i = 0; i < s->nhists; i++) {
-		bool other_interval = o->attach && trig_is_interval(s->hists[i].trigger);
+		bool other_interval = attach && trig_is_interval(s->hists[i].trigger);
 
 		if (want ? trig_same(want, s->hists[i].trigger) :
 		    o->keys && !other_interval && trig_keys_same(o->keys, s->hists[i].trigger))
 			return &s->hists[i];
 	}
 	for (i = 0; !want && !o->keys && i < s->nhists; i++)
-		if (!o->attach || !trig_is_interval(s->hists[i].trigger))
+		if (!attach || !trig_is_interval(s->hists[i].trigger))
 			return &s->hists[i];
-	for (i = 0; !want && o->attach && i < s->nhists; i++)
+	for (i = 0; !want && attach && i < s->nhists; i++)
 		if (trig_is_interval(s->hists[i].trigger) &&
 		    (!o->keys || trig_keys_same(o->keys, s->hists[i].trigger)))
 			break;
@@ -202,9 +220,9 @@ static int apply_display_sort(struct run *r, char **err)
 	if (r->sorted || !t->ncols)
 		return 0;
 	r->sorted = true;
-	if (!r->o->sort)
+	if (!r->tr->sort)
 		return 0;
-	first = xstrndup(r->o->sort, strcspn(r->o->sort, ","));
+	first = xstrndup(r->tr->sort, strcspn(r->tr->sort, ","));
 	if (table_set_sort(t, first) && (r->o->attach || r->o->replay)) {
 		esc = str_escape(first, false);
 		*err = xasprintf("-s %s: the histogram has no value or key '%.*s'", esc,
@@ -406,48 +424,252 @@ static bool fatal(const struct run *r, int fr)
 	return fr == -2 || (fr < 0 && !r->prof_n);
 }
 
-static int run_batch(struct run *r)
+/* Export files of run r: PREFIX, or PREFIX-NAME when there are several triggers (new). */
+static char *export_prefix(const struct app *a, const struct run *r, const char *prefix)
 {
-	struct out_ctx c = { .event = source_desc(r->src), .top = r->o->top };
-	double start = now_mono();
-	long n = 0;
-	int ret;
+	return a->nruns > 1 ? xasprintf("%s-%s", prefix, r->tr->name) : xstrdup(prefix);
+}
 
-	while (!quit_signal) {
+/* One frame of a run: read it and keep the exporter's self metrics. */
+static int refresh(struct run *r, char **err)
+{
+	double t0 = now_mono();
+	int ret = take_frame(r, err);
+
+	r->refresh_s = now_mono() - t0;
+	if (ret < 0)
+		r->read_errors++;
+	return ret;
+}
+
+static int print_frame(struct run *r)
+{
+	switch (r->o->format) {
+	case OUT_JSON:
+		return out_json(stdout, &r->out, r->t);
+	case OUT_CSV:
+		return out_csv(stdout, &r->out, r->t);
+	default:
+		return out_text(stdout, &r->out, r->t);
+	}
+}
+
+static int print_openmetrics(struct app *a, struct strbuf *sb);
+
+/*
+ * Refresh every trigger that has frames to come.  r->got: it got a frame
+ * now.  A read error is said and counted; -1: one that ends histtop.
+ */
+static int refresh_all(struct app *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nruns; i++) {
+		struct run *r = &a->runs[i];
 		char *err = NULL;
+		int fr;
 
-		ret = take_frame(r, &err);
-		if (ret == 1)
-			break;
-		if (ret < 0) {
-			say_err("", err);
+		r->got = false;
+		if (r->ended)
+			continue;
+		fr = refresh(r, &err);
+		if (fr == 1) {
+			r->ended = true;	/* a replay: its last frame stays */
+		} else if (fr < 0) {
+			say_err(a->nruns > 1 ? r->tr->name : "", err);
 			free(err);
-			if (fatal(r, ret))
-				return 1;
+			if (fatal(r, fr))
+				return -1;
 		} else {
+			r->got = true;
+		}
+	}
+	return 0;
+}
+
+static bool all_ended(const struct app *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nruns; i++)
+		if (!a->runs[i].ended)
+			return false;
+	return true;
+}
+
+/*
+ * Batch: every interval, each trigger's frame in turn (named when there
+ * are several); --openmetrics, one exposition of them all.
+ */
+static int run_batch(struct app *a)
+{
+	struct opts *o = a->o;
+	struct strbuf sb;
+	double start = now_mono();
+	size_t i, ngood;
+	long n = 0;
+	int ret = 0;
+
+	sb_init(&sb);
+	while (!quit_signal) {
+		if (refresh_all(a)) {
+			ret = 1;
+			goto out;
+		}
+		for (i = 0, ngood = 0; i < a->nruns; i++) {
+			struct run *r = &a->runs[i];
 			double t0 = now_cpu();
 
-			switch (r->o->format) {
-			case OUT_JSON:
-				ret = out_json(stdout, &c, r->t);
-				break;
-			case OUT_CSV:
-				ret = out_csv(stdout, &c, r->t);
-				break;
-			default:
-				ret = out_text(stdout, &c, r->t);
-				break;
+			if (!r->got)
+				continue;
+			ngood++;
+			if (o->format == OUT_OPENMETRICS)
+				continue;
+			if (print_frame(r)) {	/* EPIPE: the reader went away */
+				ret = errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
+				goto out;
 			}
-			if (ret)	/* EPIPE: the reader went away */
-				return errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
 			prof_own(r, (now_cpu() - t0) * 1e3);
 		}
-		if (r->o->iterations && ++n >= r->o->iterations)
+		if (o->format == OUT_OPENMETRICS && ngood && print_openmetrics(a, &sb)) {
+			ret = errno == EPIPE ? 0 : (perror("histtop: stdout"), 1);
+			goto out;
+		}
+		if (all_ended(a) || (o->iterations && ++n >= o->iterations))
 			break;
-		sleep_until(next_tick(start, r->o->delay, now_mono()));
+		sleep_until(next_tick(start, o->delay, now_mono()));
 	}
 	/* no good frame: the errors said why */
-	return r->prof_n || quit_signal ? 0 : 1;
+	for (i = 0; i < a->nruns; i++)
+		if (!a->runs[i].prof_n && !quit_signal)
+			ret = 1;
+out:
+	sb_free(&sb);
+	return ret;
+}
+
+/* The expositions of every trigger, after a refresh of them all. */
+static void render_expo(struct app *a, struct strbuf *prom, struct strbuf *om)
+{
+	struct expo_trig *x = xcalloc(a->nruns, sizeof(*x));
+	size_t i;
+
+	for (i = 0; i < a->nruns; i++) {
+		struct run *r = &a->runs[i];
+
+		x[i].name = r->tr->name;
+		x[i].event = source_desc(r->src);
+		x[i].t = r->prof_n ? r->t : NULL;
+		x[i].max_series = r->tr->max_series;
+		x[i].read_errors = r->read_errors;
+		x[i].refresh_s = r->refresh_s;
+		x[i].st = r->xs;
+		expo_update(&x[i]);
+	}
+	prom->len = 0;
+	sb_add(prom, "", 0);
+	expo_render(prom, EXPO_PROMETHEUS, x, a->nruns, PACKAGE_VERSION);
+	om->len = 0;
+	sb_add(om, "", 0);
+	expo_render(om, EXPO_OPENMETRICS, x, a->nruns, PACKAGE_VERSION);
+	free(x);
+}
+
+static int print_openmetrics(struct app *a, struct strbuf *sb)
+{
+	struct strbuf prom;
+
+	sb_init(&prom);
+	render_expo(a, &prom, sb);
+	sb_free(&prom);
+	return fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ? -1 : 0;
+}
+
+/*
+ * --textfile: the exposition replaces FILE whole (node_exporter's textfile
+ * collector must never see half a file): a temporary file in FILE's
+ * directory, written, flushed to disk, renamed over FILE.  The temporary
+ * file is removed on every failure.
+ */
+static int write_textfile(const char *path, const struct strbuf *sb, char **err)
+{
+	char *tmp = xasprintf("%s.histtop-%ld.tmp", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	size_t off = 0;
+	int e = 0;
+
+	if (fd < 0) {
+		*err = xasprintf("--textfile: %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (off < sb->len) {
+		ssize_t w = write(fd, sb->buf + off, sb->len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			e = errno;
+			break;
+		}
+		off += w;
+	}
+	if (!e && fsync(fd))
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(tmp, path))
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		*err = xasprintf("--textfile: %s: %s", path, strerror(e));
+	}
+	free(tmp);
+	return e ? -1 : 0;
+}
+
+/*
+ * The headless exporter (--listen, --textfile): every interval, refresh
+ * every trigger, render the exposition in both formats, replace the
+ * textfile and publish to the HTTP endpoint.  A failed read keeps the last
+ * good numbers (and counts in read_errors); only what ends a trigger for
+ * good (its trigger removed by someone else) ends the exporter.
+ */
+static int run_exporter(struct app *a)
+{
+	struct opts *o = a->o;
+	struct strbuf prom, om;
+	double start = now_mono();
+	long n = 0;
+	int ret = 0;
+
+	sb_init(&prom);
+	sb_init(&om);
+	while (!quit_signal) {
+		if (refresh_all(a)) {
+			ret = 1;
+			goto out;
+		}
+		render_expo(a, &prom, &om);
+		if (o->textfile) {
+			char *err = NULL;
+
+			if (write_textfile(o->textfile, &prom, &err)) {
+				say_err("", err);
+				free(err);
+			}
+		}
+		/* from here until the next refresh the endpoint serves these (copied) */
+		if (a->http)
+			http_publish(a->http, prom.buf, prom.len, om.buf, om.len);
+		if (o->iterations && ++n >= o->iterations)
+			break;
+		sleep_until(next_tick(start, o->delay, now_mono()));
+	}
+out:
+	sb_free(&prom);
+	sb_free(&om);
+	return ret;
 }
 
 static void warn_to_status(void *ctx, const char *msg)
@@ -478,62 +700,100 @@ static double step_delay(double d, int dir)
 	return d;
 }
 
-static int run_ui(struct run *r)
+/* The header's name of run i: "NAME kmem:kmalloc excl. self (1/2, Tab: next)". */
+static char *ui_desc(const struct app *a, size_t i)
+{
+	const struct run *r = &a->runs[i];
+	const char *self = source_self(r->src);
+	struct strbuf sb;
+
+	sb_init(&sb);
+	if (a->nruns > 1)
+		sb_printf(&sb, "%s ", r->tr->name);
+	sb_puts(&sb, source_desc(r->src));
+	if (self)
+		sb_printf(&sb, " %s", self);
+	if (a->nruns > 1)
+		sb_printf(&sb, " (%zu/%zu, Tab: next)", i + 1, a->nruns);
+	return sb_detach(&sb);
+}
+
+/* Show run i: the view takes its table, name and state. */
+static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
+{
+	struct run *r = &a->runs[i];
+
+	free(*desc);
+	*desc = ui_desc(a, i);
+	v->desc = *desc;
+	v->t = r->t;
+	v->can_control = source_can_control(r->src);
+	v->stale_since = r->read_error ? v->stale_since : 0;
+}
+
+static int run_ui(struct app *a)
 {
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
 	struct ui_view v = { 0 };
 	struct ui *u;
-	char *err = NULL, *fatal_err = NULL, *desc;
+	struct run *r = &a->runs[0];	/* the trigger shown */
+	char *err = NULL, *fatal_err = NULL, *desc = NULL;
 	double start = now_mono(), next = start;
+	size_t cur = 0, i;
 	long n = 0;
 	int ret = 0;
 	bool lost;
 
-	u = ui_new(r->o->color, &quit_signal, &err);
+	u = ui_new(a->o->color, &quit_signal, &err);
 	if (!u) {
 		say_err("", err);
 		free(err);
 		return 1;
 	}
 	source_set_warn_sink(warn_to_status, r);
-	desc = source_self(r->src) ?
-	       xasprintf("%s %s", source_desc(r->src), source_self(r->src)) :
-	       xstrdup(source_desc(r->src));
-	v.desc = desc;
-	v.t = r->t;
-	v.delay = r->o->delay;
-	v.can_control = source_can_control(r->src);
+	ui_show(a, cur, &v, &desc);
+	v.delay = a->o->delay;
 
 	while (!quit_signal) {
 		enum ui_action act;
 		int key, wait_ms;
 
-		if (!v.frozen && !r->ended && now_mono() >= next) {
-			int fr;
-
+		if (!v.frozen && now_mono() >= next) {
 			/* -n: the last frame stays up for its interval */
-			if (r->o->iterations && n >= r->o->iterations)
+			if (a->o->iterations && n >= a->o->iterations)
 				break;
-			fr = take_frame(r, &err);
 			n++;
-			if (fatal(r, fr)) {
-				fatal_err = err;
-				ret = 1;
-				break;
-			}
-			if (fr == 1) {
-				r->ended = true;
-			} else if (fr < 0) {
-				/* shown until a frame reads well, the numbers marked stale */
-				free(r->read_error);
-				r->read_error = err;
-				err = NULL;
-				if (!v.stale_since)
-					v.stale_since = time(NULL);
-			} else {
-				free(r->read_error);
-				r->read_error = NULL;
-				v.stale_since = 0;
+			/* every trigger keeps counting, the one shown or not */
+			for (i = 0; i < a->nruns; i++) {
+				struct run *ri = &a->runs[i];
+				int fr;
+
+				if (ri->ended)
+					continue;
+				fr = take_frame(ri, &err);
+				if (fatal(ri, fr)) {
+					fatal_err = a->nruns > 1 ?
+						    xasprintf("%s: %s", ri->tr->name, err) : err;
+					if (fatal_err != err)
+						free(err);
+					ret = 1;
+					goto out;
+				}
+				if (fr == 1) {
+					ri->ended = true;
+				} else if (fr < 0) {
+					/* shown until a frame reads well, the numbers marked stale */
+					free(ri->read_error);
+					ri->read_error = err;
+					err = NULL;
+					if (ri == r && !v.stale_since)
+						v.stale_since = time(NULL);
+				} else {
+					free(ri->read_error);
+					ri->read_error = NULL;
+					if (ri == r)
+						v.stale_since = 0;
+				}
 			}
 			next = next_tick(start, v.delay, now_mono());
 		}
@@ -555,6 +815,19 @@ static int run_ui(struct run *r)
 		switch (act) {
 		case UI_QUIT:
 			goto out;
+		case UI_NEXT_TRIGGER:
+			if (a->nruns < 2) {
+				set_status(r, false, "one trigger: give several -e groups or "
+					   "--config to switch between them");
+				break;
+			}
+			cur = (cur + 1) % a->nruns;
+			r = &a->runs[cur];
+			source_set_warn_sink(warn_to_status, r);
+			ui_show(a, cur, &v, &desc);
+			if (r->read_error && !v.stale_since)
+				v.stale_since = time(NULL);
+			break;
 		case UI_PAUSE:
 		case UI_CONT:
 		case UI_CLEAR: {
@@ -587,15 +860,17 @@ static int run_ui(struct run *r)
 			next = start + v.delay;
 			break;
 		case UI_EXPORT: {
-			char prefix[64], *what = NULL;
+			char prefix[64], *what = NULL, *base;
 			time_t now = time(NULL);
 
 			strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
-			if (export_frame(r, r->o->export ? r->o->export : prefix, true, &what))
+			base = export_prefix(a, r, a->o->export ? a->o->export : prefix);
+			if (export_frame(r, base, true, &what))
 				set_status(r, true, "export: %s", what);
 			else
 				set_status(r, false, "wrote %s", what);
 			free(what);
+			free(base);
 			break;
 		}
 		default:
@@ -616,11 +891,72 @@ out:
 	return ret;
 }
 
+/* Read the --config file (the edge) and give its text to opts. */
+static int load_config(struct opts *o, char **err)
+{
+	struct strbuf sb;
+	char buf[4096];
+	ssize_t n;
+	int fd = open(o->config, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0) {
+		*err = xasprintf("--config %s: %s", o->config, strerror(errno));
+		return -1;
+	}
+	sb_init(&sb);
+	sb_add(&sb, "", 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			sb_add(&sb, buf, n);
+	if (n < 0) {
+		*err = xasprintf("--config %s: %s", o->config, strerror(errno));
+		close(fd);
+		sb_free(&sb);
+		return -1;
+	}
+	close(fd);
+	if (memchr(sb.buf, '\0', sb.len)) {
+		*err = xasprintf("--config %s: not a text file (a NUL byte)", o->config);
+		sb_free(&sb);
+		return -1;
+	}
+	ret = opts_config(o, sb.buf, err);
+	sb_free(&sb);
+	return ret;
+}
+
+static void free_run(struct run *r)
+{
+	table_free(r->t);
+	sb_free(&r->raw);
+	sb_free(&r->good);
+	free(r->status);
+	free(r->read_error);
+	expo_state_free(r->xs);
+}
+
+static void print_profile(const struct app *a, const struct run *r)
+{
+	unsigned long n = r->prof_n > 1 ? r->prof_n - 1 : 1;
+	unsigned long nr = n > r->prof_unchanged ? n - r->prof_unchanged : 1;
+	double rd = r->prof_read_later / nr, own = r->prof_own_later / n;
+	double rd1 = r->prof_read_first, own1 = r->prof_own_first;
+
+	fprintf(stderr, "histtop: %s%sprofile: CPU time, %lu refreshes (%lu unchanged, not read), "
+		"%.0f entries; later: read %.2f ms, histtop %.2f ms (parse, model, sort, "
+		"output) a refresh, %.1f%% of the read; first: read %.2f ms, histtop %.2f ms "
+		"(%.1f%%)\n", a->nruns > 1 ? r->tr->name : "", a->nruns > 1 ? ": " : "",
+		r->prof_n, r->prof_unchanged, (double)r->t->entries, rd, own,
+		rd > 0 ? 100 * own / rd : 0,
+		rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
+}
+
 int main(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct app a = { 0 };
 	struct opts o;
-	char *err = NULL, *note = NULL;
+	char *err = NULL;
+	size_t i;
 	int ret = 1;
 
 	switch (opts_parse(argc, argv, getenv("NO_COLOR") && *getenv("NO_COLOR"), &o, &err)) {
@@ -638,67 +974,104 @@ int main(int argc, char **argv)
 	case OPTS_RUN:
 		break;
 	}
-	if (!o.batch && !isatty(STDOUT_FILENO))
-		o.batch = true;
-	r.no_memo = getenv("HISTTOP_MEMO") && !strcmp(getenv("HISTTOP_MEMO"), "0");
-	r.poll = !(getenv("HISTTOP_POLL") && !strcmp(getenv("HISTTOP_POLL"), "0"));
-	install_signals();
-
-	r.o = &o;
-	r.t = table_new();
-	if (o.batch)
-		r.t->sort_limit = o.top;	/* only the rows printed need order */
-	sb_init(&r.raw);
-	sb_init(&r.good);
-	r.src = source_open(&o, &note, &err);
-	if (note) {	/* also when the start then failed: the removal happened */
-		say_err("", note);
-		free(note);
-	}
-	if (!r.src) {
+	if (o.config && load_config(&o, &err)) {
 		say_err("", err);
 		free(err);
-		goto out_table;
+		opts_free(&o);
+		return 2;
+	}
+	if (o.format == OUT_CSV && o.ntrigs > 1) {
+		say_err("", "--csv with several triggers: each has columns of its own, and one "
+			"CSV has one header; use --json (each frame names its trigger) or one "
+			"histtop per trigger");
+		opts_free(&o);
+		return 2;
+	}
+	if (o.listen) {
+		/* bound before any trigger is installed: a bad address installs nothing */
+		a.http = http_start(o.listen, &err);
+		if (!a.http) {
+			say_err("", err);
+			free(err);
+			opts_free(&o);
+			return 1;
+		}
+		fprintf(stderr, "histtop: serving http://%s/metrics\n", http_address(a.http));
+	}
+	if (!o.exporter && !o.batch && !isatty(STDOUT_FILENO))
+		o.batch = true;
+	install_signals();
+
+	a.o = &o;
+	a.runs = xcalloc(o.ntrigs, sizeof(*a.runs));
+	for (i = 0; i < o.ntrigs; i++) {
+		struct run *r = &a.runs[i];
+
+		r->o = &o;
+		r->tr = &o.trigs[i];
+		r->no_memo = getenv("HISTTOP_MEMO") && !strcmp(getenv("HISTTOP_MEMO"), "0");
+		r->poll = !(getenv("HISTTOP_POLL") && !strcmp(getenv("HISTTOP_POLL"), "0"));
+		r->t = table_new();
+		if (o.batch && o.format != OUT_OPENMETRICS)
+			r->t->sort_limit = o.top;	/* only the rows printed need order */
+		sb_init(&r->raw);
+		sb_init(&r->good);
+		r->xs = expo_state_new();
+		r->out.top = o.top;
+		r->out.name = o.ntrigs > 1 ? r->tr->name : NULL;
+	}
+	/* every trigger installed, or none: a failure removes those before it */
+	for (i = 0; i < o.ntrigs; i++) {
+		struct run *r = &a.runs[i];
+		char *note = NULL;
+
+		r->src = source_open(&o, r->tr, &note, &err);
+		if (note) {	/* also when the start then failed: the removal happened */
+			say_err("", note);
+			free(note);
+		}
+		if (!r->src) {
+			say_err(o.ntrigs > 1 ? r->tr->where : "", err);
+			free(err);
+			err = NULL;
+			goto out_sources;
+		}
+		r->out.event = source_desc(r->src);
+		a.nruns++;
+		if (quit_signal)
+			goto out_sources;
 	}
 
-	ret = o.batch ? run_batch(&r) : run_ui(&r);
+	ret = o.exporter ? run_exporter(&a) : o.batch ? run_batch(&a) : run_ui(&a);
 
-	if (o.export && o.batch) {
-		char *what = NULL;
+	for (i = 0; o.export && o.batch && i < a.nruns; i++) {
+		char *what = NULL, *base = export_prefix(&a, &a.runs[i], o.export);
 
-		if (export_frame(&r, o.export, false, &what)) {
+		if (export_frame(&a.runs[i], base, false, &what)) {
 			say_err("export: ", what);
 			ret = 1;
 		}
 		free(what);
+		free(base);
 	}
-	if (o.profile && r.prof_n) {
-		unsigned long n = r.prof_n > 1 ? r.prof_n - 1 : 1;
-		unsigned long nr = n > r.prof_unchanged ? n - r.prof_unchanged : 1;
-		double rd = r.prof_read_later / nr, own = r.prof_own_later / n;
-		double rd1 = r.prof_read_first, own1 = r.prof_own_first;
-
-		fprintf(stderr, "histtop: profile: CPU time, %lu refreshes (%lu unchanged, not read), "
-			"%.0f entries; later: read %.2f ms, histtop %.2f ms (parse, model, sort, "
-			"output) a refresh, %.1f%% of the read; first: read %.2f ms, histtop %.2f ms "
-			"(%.1f%%)\n",
-			r.prof_n, r.prof_unchanged, (double)r.t->entries, rd, own,
-			rd > 0 ? 100 * own / rd : 0,
-			rd1, own1, rd1 > 0 ? 100 * own1 / rd1 : 0);
-	}
-	if (source_close(r.src, &err)) {
-		say_err("", err);
-		free(err);
-		ret = 1;
+	for (i = 0; o.profile && i < a.nruns; i++)
+		if (a.runs[i].prof_n)
+			print_profile(&a, &a.runs[i]);
+out_sources:
+	http_stop(a.http);	/* no scrape of a trigger being removed */
+	for (i = a.nruns; i-- > 0;) {
+		if (source_close(a.runs[i].src, &err)) {
+			say_err("", err);
+			free(err);
+			err = NULL;
+			ret = 1;
+		}
 	}
 	if (quit_signal && quit_signal != SIGINT && quit_signal != SIGPIPE && !ret)
 		ret = 128 + quit_signal;
-out_table:
-	table_free(r.t);
-	sb_free(&r.raw);
-	sb_free(&r.good);
-	free(r.status);
-	free(r.read_error);
+	for (i = 0; i < o.ntrigs; i++)
+		free_run(&a.runs[i]);
+	free(a.runs);
 	opts_free(&o);
 	return ret;
 }

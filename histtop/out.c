@@ -118,7 +118,8 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 		if (utf8_chars(keys[i]) > w)
 			w = utf8_chars(keys[i]);
 	}
-	fprintf(f, "histtop: %s  %s [%s]\n", c->event, trigger, t->paused ? "paused" : "active");
+	fprintf(f, "histtop: %s%s%s  %s [%s]\n", c->name ? c->name : "", c->name ? " " : "",
+		c->event, trigger, t->paused ? "paused" : "active");
 	free(trigger);
 	fprintf(f, "frame %lu  elapsed %.1fs  interval %.2fs  Hits %" PRIu64 " (+%" PRIu64
 		")  Entries %" PRIu64 "/%" PRIu64 "  Dropped %" PRIu64 "%s  sort: %s\n",
@@ -276,6 +277,10 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,\"event\":", t->frames,
 		t->elapsed, t->interval);
 	json_str(f, c->event);
+	if (c->name) {
+		fputs(",\"name\":", f);
+		json_str(f, c->name);
+	}
 	fputs(",\"trigger\":", f);
 	json_str(f, t->trigger ? t->trigger : "");
 	fprintf(f, ",\"state\":\"%s\",\"hits\":%" PRIu64 ",\"hits_delta\":%" PRIu64

@@ -10,6 +10,7 @@
 
 struct out_ctx {
 	const char *event;	/* "kmem:kmalloc" (borrowed) */
+	const char *name;	/* the trigger's name when there are several, else NULL */
 	long top;		/* rows at most, 0: all */
 	bool csv_header_done;
 };

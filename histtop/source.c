@@ -120,7 +120,8 @@ static char *with_param(const char *trigger, const char *param)
 	return xasprintf("%.*s:%s%s", (int)(ifp - trigger), trigger, param, ifp);
 }
 
-struct source *source_open(const struct opts *o, char **note, char **err)
+struct source *source_open(const struct opts *o, const struct opts_trig *tr, char **note,
+			    char **err)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
 	char *inst = NULL;
@@ -134,9 +135,9 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 	}
 	s->kind = o->attach ? SRC_ATTACH : SRC_LIVE;
 	s->keep = o->keep;
-	s->system = xstrdup(o->system);
-	s->event = xstrdup(o->event);
-	s->desc = xasprintf("%s:%s", o->system, o->event);
+	s->system = xstrdup(tr->system);
+	s->event = xstrdup(tr->event);
+	s->desc = xasprintf("%s:%s", tr->system, tr->event);
 	s->tfs = tfs_open(o->tracefs, err);
 	if (!s->tfs)
 		goto fail;
@@ -163,7 +164,7 @@ struct source *source_open(const struct opts *o, char **note, char **err)
 		/* histtop's own reads of the hist file are not what it measures */
 		long self = o->include_self ? -1 : tfs_kernel_pid(s->tfs);
 
-		s->trigger = opts_trigger(o, self);
+		s->trigger = opts_trigger(tr, self);
 		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
 	}
 	/*

@@ -21,11 +21,14 @@ enum src_ctl {
 struct source;
 
 /*
- * Open the source the options ask for; for live, install the trigger.
+ * Open the source the options ask for, for the trigger tr (one of
+ * o->trigs); for live, install the trigger (in a private instance of its
+ * own: several sources never share one).
  * *note gets a message for the user even on success (stale instances
  * removed), or NULL.
  */
-struct source *source_open(const struct opts *o, char **note, char **err);
+struct source *source_open(const struct opts *o, const struct opts_trig *tr, char **note,
+			    char **err);
 /* Read one frame of hist text into *out.  0: a frame; 1: no more frames. */
 int source_read(struct source *s, struct strbuf *out, char **err);
 /*

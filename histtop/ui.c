@@ -698,6 +698,7 @@ static const char *const help_keys[] = {
 	"Left Right  scroll long keys",
 	"Enter  expand a stack",
 	"e      export to new .hist .csv .folded",
+	"Tab    next trigger",
 	"?      this help",
 	"q      quit",
 };
@@ -1084,6 +1085,8 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		return UI_FASTER;
 	case 'e':
 		return UI_EXPORT;
+	case '\t':
+		return UI_NEXT_TRIGGER;
 	case '?':
 	case 'h':
 		u->help = true;

@@ -37,6 +37,7 @@ enum ui_action {
 	UI_FASTER,
 	UI_SLOWER,
 	UI_EXPORT,
+	UI_NEXT_TRIGGER,	/* Tab: show the next trigger (several -e or --config) */
 };
 
 /* quit: the flag the signal handlers set; every wait for a key ends on it. */

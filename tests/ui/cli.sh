@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 out=$("$HISTTOP" --help); rc=$?
 is "$rc" 0 "--help exits 0"
-like "$out" '^usage: histtop -e SYSTEM:EVENT' "--help prints usage on stdout"
+like "$out" '^usage: histtop .*-e SYSTEM:EVENT' "--help prints usage on stdout"
 out=$("$HISTTOP" -e kmalloc -k x 2>&1 >/dev/null); rc=$?
 is "$rc" 2 "a usage error exits 2"
 like "$out" "expected SYSTEM:EVENT" "the usage error says what is wrong, on stderr"

@@ -78,7 +78,7 @@ start_histtop() {	# ARGS...: histtop --listen on a free port; sets $hpid, $hport
 	[ -n "$hpid" ]
 }
 # shellcheck disable=SC2086
-start_histtop -e kmem:kmalloc -k call_site.sym -v bytes_req --name km --attach \
+start_histtop -e kmem:kmalloc --name km --attach \
 	--tracefs "$tmp/afs" -d 0.2
 ok $? "histtop --attach --tracefs FIXTURE --listen 127.0.0.1:$hport serves /metrics"
 curl -s -m 5 "http://127.0.0.1:$hport/metrics" >"$tmp/metrics"

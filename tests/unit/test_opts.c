@@ -47,15 +47,15 @@ int main(void)
 	ok(parse(&o, &err, "-e", "kmem:kmalloc", "-k", "call_site.sym", "-v", "bytes_req,bytes_alloc",
 		 "-s", "bytes_req.descending", "--filter", "bytes_req > 64", "--size", "4096",
 		 "-d", "0.5", "-n", "3", "-T", "10", NULL) == OPTS_RUN, "a full command line");
-	is_str(o.system, "kmem", "system");
-	is_str(o.event, "kmalloc", "event");
+	is_str(o.trigs[0].system, "kmem", "system");
+	is_str(o.trigs[0].event, "kmalloc", "event");
 	ok(o.delay == 0.5, "fractional delay");
-	ok(o.iterations == 3 && o.top == 10 && o.size == 4096, "numbers");
-	t = opts_trigger(&o, -1);
+	ok(o.iterations == 3 && o.top == 10 && o.trigs[0].size == 4096, "numbers");
+	t = opts_trigger(&o.trigs[0], -1);
 	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if bytes_req > 64",
 	       "trigger string");
 	free(t);
-	t = opts_trigger(&o, 4242);
+	t = opts_trigger(&o.trigs[0], 4242);
 	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if (bytes_req > 64) && common_pid != 4242",
 	       "histtop's own pid is kept out of the user's filter");
 	free(t);
@@ -63,10 +63,10 @@ int main(void)
 
 	ok(parse(&o, &err, "-e", "raw_syscalls/sys_enter", "-k", "common_pid.execname,id.syscall",
 		 "--json", NULL) == OPTS_RUN && o.batch && o.format == OUT_JSON, "--json implies batch");
-	t = opts_trigger(&o, -1);
+	t = opts_trigger(&o.trigs[0], -1);
 	is_str(t, "hist:keys=common_pid.execname,id.syscall", "minimal trigger");
 	free(t);
-	t = opts_trigger(&o, 7);
+	t = opts_trigger(&o.trigs[0], 7);
 	is_str(t, "hist:keys=common_pid.execname,id.syscall if common_pid != 7",
 	       "no user filter: the filter keeps only histtop's own pid out");
 	free(t);
@@ -97,7 +97,7 @@ int main(void)
 	expect_error("a bad delay", "-d", "-e", "a:b", "-k", "x", "-d", "0", NULL);
 	expect_error("a word for a number", "-n", "-e", "a:b", "-k", "x", "-n", "many", NULL);
 	expect_error("an unknown option", "unknown option", "-e", "a:b", "-k", "x", "--frobnicate", NULL);
-	expect_error("--json with --csv", "--json and --csv do not go together",
+	expect_error("--json with --csv", "do not go together",
 		     "-e", "a:b", "-k", "x", "--json", "--csv", NULL);
 	expect_error("a missing argument", "needs an argument", "-e", NULL);
 	expect_error("a stray argument", "unexpected argument", "-e", "a:b", "-k", "x", "extra", NULL);
@@ -116,11 +116,63 @@ int main(void)
 		     "131073");
 	expect_error("--size 64 (64 entries, below 2^7)", "give 65 to 131072", "-e", "a:b", "-k", "x",
 		     "--size", "64");
-	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--size", "65", NULL) == OPTS_RUN && o.size == 65,
+	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--size", "65", NULL) == OPTS_RUN &&
+	   o.trigs[0].size == 65,
 	   "--size 65: the kernel makes 128 of it");
 	opts_free(&o);
 	ok(parse(&o, &err, "-e", "a:b", "-k", "x", "--size", "131072", NULL) == OPTS_RUN,
 	   "--size 131072: the largest");
+	opts_free(&o);
+
+	/* several triggers: a second -e used to replace the first without a word */
+	ok(parse(&o, &err, "-e", "kmem:kmalloc", "-k", "call_site.sym", "-e", "raw_syscalls:sys_enter",
+		 "-k", "id.syscall", "--name", "sys", NULL) == OPTS_RUN && o.ntrigs == 2,
+	   "two -e groups: two triggers");
+	if (o.ntrigs == 2) {
+		is_str(o.trigs[0].keys, "call_site.sym", "the first keeps its keys");
+		is_str(o.trigs[1].keys, "id.syscall", "the second has its own");
+		is_str(o.trigs[0].name, "kmalloc", "default name: the event's");
+		is_str(o.trigs[1].name, "sys", "--name applies to the group it follows");
+		ok(o.trigs[0].max_series == OPTS_MAX_SERIES_DEFAULT, "--max-series default");
+	}
+	opts_free(&o);
+	ok(parse(&o, &err, "--max-series", "5", "-k", "x", "-e", "a:b", "-e", "c:d", "-k", "y", NULL) ==
+	   OPTS_RUN && o.ntrigs == 2 && o.trigs[0].max_series == 5 && o.trigs[1].max_series == 5 &&
+	   !strcmp(o.trigs[0].keys, "x") && !strcmp(o.trigs[1].keys, "y"),
+	   "options before the first -e apply to every trigger, a group's own override them");
+	opts_free(&o);
+	expect_error("-k twice in one group", "given twice for one trigger", "-e", "a:b", "-k", "x",
+		     "-k", "y", NULL);
+	expect_error("two triggers with one name", "two triggers are named 'b'", "-k", "x", "-e",
+		     "a:b", "-e", "a:b", NULL);
+	expect_error("a bad --name", "not a metric name", "-e", "a:b", "-k", "x", "--name", "a-b", NULL);
+	expect_error("--textfile with --json", "run headless", "-k", "x", "-e", "a:b",
+		     "--textfile=f", "--json", NULL);
+
+	/* --config: one trigger a line, shell-like words, errors name FILE:LINE */
+	ok(parse(&o, &err, "--config", "t.conf", "-d", "2", NULL) == OPTS_RUN, "--config parses");
+	ok(opts_config(&o, "# kmalloc by call site\n\n-e kmem:kmalloc -k call_site.sym --name km\n"
+		       "-e syscalls:sys_enter_read -k count.log2 --filter 'count > 1 && comm != \"a b\"'\n",
+		       &err) == 0 && o.ntrigs == 2, "two triggers from the file");
+	if (o.ntrigs == 2) {
+		is_str(o.trigs[1].filter, "count > 1 && comm != \"a b\"", "a quoted filter with blanks");
+		is_str(o.trigs[0].name, "km", "--name in the file");
+	}
+	opts_free(&o);
+	ok(parse(&o, &err, "--config", "t.conf", NULL) == OPTS_RUN &&
+	   opts_config(&o, "-e a:b -k x\n-e c:d -k y -d 2\n", &err) == -1 && err &&
+	   strstr(err, "t.conf:2: ") && strstr(err, "-d is not a per-trigger option"),
+	   "a global option in the file: FILE:LINE says so");
+	if (err)
+		printf("#   err: %s\n", err);
+	free(err);
+	err = NULL;
+	opts_free(&o);
+	ok(parse(&o, &err, "--config", "t.conf", NULL) == OPTS_RUN &&
+	   opts_config(&o, "-e a:b -k 'x\n", &err) == -1 && err && strstr(err, "t.conf:1: a quote"),
+	   "an unclosed quote: FILE:LINE");
+	free(err);
+	err = NULL;
 	opts_free(&o);
 	return done_testing();
 }
