@@ -20,6 +20,7 @@
 #include "config.h"
 #include "expo.h"
 #include "histparse.h"
+#include "http.h"
 #include "opts.h"
 #include "out.h"
 #include "source.h"
@@ -141,6 +142,7 @@ struct app {
 	struct opts *o;
 	struct run *runs;
 	size_t nruns;
+	struct http *http;	/* --listen: the endpoint (NULL: none) */
 };
 
 static void prof_own(struct run *r, double ms)
@@ -751,11 +753,9 @@ static int run_exporter(struct app *a)
 				free(err);
 			}
 		}
-		/*
-		 * PUBLISH POINT (--listen, http.c): from here until the next
-		 * refresh the endpoint serves these two buffers,
-		 * http_publish(h, prom.buf, prom.len, om.buf, om.len).
-		 */
+		/* from here until the next refresh the endpoint serves these (copied) */
+		if (a->http)
+			http_publish(a->http, prom.buf, prom.len, om.buf, om.len);
 		if (o->iterations && ++n >= o->iterations)
 			break;
 		sleep_until(next_tick(start, o->delay, now_mono()));
@@ -1081,12 +1081,6 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return 2;
 	}
-	if (o.listen) {
-		/* http.c (the HTTP endpoint) replaces this refusal with its own checks */
-		say_err("", "--listen: this build has no HTTP endpoint yet; use --textfile");
-		opts_free(&o);
-		return 2;
-	}
 	if (o.format == OUT_CSV && o.ntrigs > 1) {
 		say_err("", "--csv with several triggers: each has columns of its own, and one "
 			"CSV has one header; use --json (each frame names its trigger) or one "
@@ -1106,6 +1100,17 @@ int main(int argc, char **argv)
 		free(err);
 		opts_free(&o);
 		return 2;
+	}
+	if (o.listen) {
+		/* bound before any trigger is installed: a bad address installs nothing */
+		a.http = http_start(o.listen, &err);
+		if (!a.http) {
+			say_err("", err);
+			free(err);
+			opts_free(&o);
+			return 1;
+		}
+		fprintf(stderr, "histtop: serving http://%s/metrics\n", http_address(a.http));
 	}
 	if (!o.exporter && !o.batch && !isatty(STDOUT_FILENO))
 		o.batch = true;
@@ -1168,6 +1173,7 @@ int main(int argc, char **argv)
 		if (a.runs[i].prof_n)
 			print_profile(&a, &a.runs[i]);
 out_sources:
+	http_stop(a.http);	/* no scrape of a trigger being removed */
 	for (i = a.nruns; i-- > 0;) {
 		if (source_close(a.runs[i].src, &err)) {
 			say_err("", err);

@@ -7,7 +7,7 @@
 # kernel by tests/fixtures/tracefs/regen).
 # Then once for real: bash in a tmux pane, Tab pressed.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
-command -v bash >/dev/null || { echo "1..0 # SKIP no bash"; exit 77; }
+command -v bash >/dev/null || { echo "1..0 # SKIP no bash"; exit 0; }
 script=${top_srcdir:-.}/histtop/histtop.bash
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,7 +6,7 @@
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 if ! command -v promtool >/dev/null 2>&1; then
 	echo "1..0 # SKIP promtool missing (Debian package prometheus)"
-	exit 77
+	exit 0
 fi
 tmp=$(mktemp -d)
 nepid=

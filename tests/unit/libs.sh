@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Each external library has one owning file: tracefs.h only in tfs.c,
-# curses.h only in ui.c, and the pure core includes neither.
+# curses.h only in ui.c, microhttpd.h only in http.c, and the pure core includes neither.
 src=${top_srcdir:-.}/histtop
 n=0 fail=0
 check() {	# DESC WANT GOT
@@ -18,6 +18,7 @@ check() {	# DESC WANT GOT
 owners() { grep -l "#include <$1" "$src"/*.c "$src"/*.h 2>/dev/null | sed 's|.*/||' | tr '\n' ' '; }
 check "only tfs.c includes tracefs.h" "tfs.c " "$(owners tracefs.h)"
 check "only ui.c includes curses.h" "ui.c " "$(owners curses.h)$(owners ncurses)"
+check "only http.c includes microhttpd.h" "http.c " "$(owners microhttpd.h)"
 check "libtraceevent is used only through libtracefs" "" "$(owners event-parse.h)"
 core=$(grep -lE '#include <(unistd|fcntl|dirent|sys/stat)\.h>' \
 	"$src"/histparse.c "$src"/table.c "$src"/opts.c "$src"/out.c 2>/dev/null | sed 's|.*/||' | tr '\n' ' ')
