@@ -18,23 +18,28 @@ pids=
 # shellcheck disable=SC2154
 trap 'for p in $pids; do kill $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
-# --- docs/prometheus.md: its scrape config and its rule file ---------------
-doc=${top_srcdir:-.}/docs/prometheus.md
-# the fenced block after the line naming FILE
+# --- README.md and docs/prometheus.md: their scrape configs and rule files -
+# the fenced block after the line naming FILE in DOC
 block() { awk -v f="$1" 'index($0, f) { want = 1 } want && /^```/ { if (in_) exit; in_ = 1; next }
-	in_ { print }' "$doc"; }
-block prometheus.yml >"$tmp/doc-prometheus.yml"
-block histtop.rules.yml >"$tmp/histtop.rules.yml"
-[ -s "$tmp/doc-prometheus.yml" ] && [ -s "$tmp/histtop.rules.yml" ]
-ok $? "docs/prometheus.md has a scrape config and a rule file"
-(cd "$tmp" && promtool check config doc-prometheus.yml) >"$tmp/log" 2>&1
-ok $? "promtool check config accepts the documented scrape config"
-# shellcheck disable=SC2181
-[ $? -eq 0 ] || sed 's/^/#   /' "$tmp/log"
-promtool check rules "$tmp/histtop.rules.yml" >"$tmp/log" 2>&1
-ok $? "promtool check rules accepts the documented alert rule"
-# shellcheck disable=SC2181
-[ $? -eq 0 ] || sed 's/^/#   /' "$tmp/log"
+	in_ { print }' "$2"; }
+for doc in README.md docs/prometheus.md; do
+	block prometheus.yml "${top_srcdir:-.}/$doc" >"$tmp/doc-prometheus.yml"
+	block histtop.rules.yml "${top_srcdir:-.}/$doc" >"$tmp/histtop.rules.yml"
+	[ -s "$tmp/doc-prometheus.yml" ] && [ -s "$tmp/histtop.rules.yml" ]
+	ok $? "$doc has a scrape config and a rule file"
+	if (cd "$tmp" && promtool check config doc-prometheus.yml) >"$tmp/log" 2>&1; then
+		ok 0 "$doc: promtool check config accepts the scrape config"
+	else
+		ok 1 "$doc: promtool check config accepts the scrape config"
+		sed 's/^/#   /' "$tmp/log"
+	fi
+	if promtool check rules "$tmp/histtop.rules.yml" >"$tmp/log" 2>&1; then
+		ok 0 "$doc: promtool check rules accepts the alert rule"
+	else
+		ok 1 "$doc: promtool check rules accepts the alert rule"
+		sed 's/^/#   /' "$tmp/log"
+	fi
+done
 
 # --- an exposition, in both formats ---------------------------------------
 # a label value with every character the format escapes, a histogram, and a
