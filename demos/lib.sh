@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash
 # Guest side of the demos: sourced by demos/scenarios/*.sh, which start
 # their own load in the background and then call demo_histtop.
 #
