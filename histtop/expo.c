@@ -56,6 +56,9 @@ struct expo_state {
 	/* across updates: the label sets the cap keeps (sorted, for bsearch) */
 	char **members;
 	size_t nmembers;
+	/* across updates: value columns seen holding a kernel address, never exported */
+	char **addr_cols;
+	size_t naddr, nsaid;
 };
 
 struct expo_state *expo_state_new(void)
@@ -111,6 +114,9 @@ void expo_state_free(struct expo_state *st)
 	for (i = 0; i < st->nmembers; i++)
 		free(st->members[i]);
 	free(st->members);
+	for (i = 0; i < st->naddr; i++)
+		free(st->addr_cols[i]);
+	free(st->addr_cols);
 	free(st);
 }
 
@@ -400,6 +406,51 @@ static bool part_le(enum tb_key_kind kind, const char *part, double *le)
 }
 
 /* Columns as exported, from the table's. */
+static bool is_addr_col(const struct expo_state *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->naddr; i++)
+		if (!strcmp(st->addr_cols[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * A value that sums (or keeps the largest of) an address field holds
+ * kernel addresses: with one hit the sum is the address, with a few the
+ * address times a few.  An unsigned column once seen with a value in the
+ * top of the 64-bit space (see is_kernel_number) is never exported again
+ * in this run.  Signed columns are left alone: their negative values sit
+ * there too.
+ */
+static void find_addr_cols(struct expo_state *st, const struct table *t)
+{
+	size_t c, i;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct tb_col *col = &t->cols[c];
+
+		if (col->is_signed || !strcmp(col->name, "hitcount") ||
+		    col->kind == HP_PERCENT || col->kind == HP_GRAPH ||
+		    is_addr_col(st, col->name))
+			continue;
+		for (i = 0; i < t->nrows; i++) {
+			if (t->rows[i]->total[c] < 0xffff000000000000ULL)
+				continue;
+			st->addr_cols = xrealloc(st->addr_cols,
+						 (st->naddr + 1) * sizeof(*st->addr_cols));
+			st->addr_cols[st->naddr++] = xstrdup(col->name);
+			break;
+		}
+	}
+}
+
+const char *expo_withheld_new(struct expo_state *st)
+{
+	return st->nsaid < st->naddr ? st->addr_cols[st->nsaid++] : NULL;
+}
+
 static void take_cols(struct expo_state *st, const struct table *t)
 {
 	size_t i;
@@ -415,7 +466,7 @@ static void take_cols(struct expo_state *st, const struct table *t)
 		size_t n = strlen(c->name);
 
 		st->is_signed[i] = c->is_signed;
-		if (c->kind == HP_PERCENT || c->kind == HP_GRAPH) {
+		if (c->kind == HP_PERCENT || c->kind == HP_GRAPH || is_addr_col(st, c->name)) {
 			st->kind[i] = XCOL_SKIP;
 			continue;
 		}
@@ -697,6 +748,7 @@ void expo_update(struct expo_trig *x)
 	state_clear(st);
 	if (!t || !t->ncols)
 		return;
+	find_addr_cols(st, t);
 	take_cols(st, t);
 	take_hist_key(st, t);
 	names = label_names(t, st->hist_key);

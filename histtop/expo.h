@@ -62,6 +62,11 @@ struct expo_trig {
  * stays monotonic.
  */
 void expo_update(struct expo_trig *x);
+/*
+ * A value column expo_update found holding kernel addresses and will not
+ * export, once each (borrowed; NULL: none new).  The caller says so.
+ */
+const char *expo_withheld_new(struct expo_state *st);
 
 /* The exposition of n triggers, appended to sb; version for histtop_build_info. */
 void expo_render(struct strbuf *sb, enum expo_format f, const struct expo_trig *x, size_t n,

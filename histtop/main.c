@@ -659,6 +659,14 @@ static void render_expo(struct app *a, struct strbuf *prom, struct strbuf *om)
 		x[i].refresh_s = r->refresh_s;
 		x[i].st = r->xs;
 		expo_update(&x[i]);
+		for (const char *w; (w = expo_withheld_new(r->xs));) {
+			char *e = str_escape(w, false);
+
+			fprintf(stderr, "histtop: %s: the values of %s hold kernel addresses: "
+				"not exported (sum a field that is not an address)\n",
+				r->tr->name, e);
+			free(e);
+		}
 	}
 	prom->len = 0;
 	sb_add(prom, "", 0);
