@@ -684,6 +684,15 @@ static int print_openmetrics(struct app *a, struct strbuf *sb)
 	sb_init(&prom);
 	render_expo(a, &prom, sb);
 	sb_free(&prom);
+	if (isatty(STDOUT_FILENO)) {
+		/* label values are anyone's bytes (process names): never raw on a terminal */
+		char *safe = str_escape_lines(sb->buf, false);
+		size_t n = strlen(safe);
+		int ret = fwrite(safe, 1, n, stdout) != n || fflush(stdout) ? -1 : 0;
+
+		free(safe);
+		return ret;
+	}
 	return fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) ? -1 : 0;
 }
 

@@ -64,6 +64,15 @@ raw() {	# FILE: lines holding a control byte other than newline, a C1 or an inva
 is "$(raw "$tmp/h.txt")" 0 "hostile keys: -b text holds no raw control byte"
 like "$(cat "$tmp/h.txt")" '^ok\\x1b\[31mred, e\\x1b\[2Jx \[101\] ' "ESC in a key shows as \\x1b"
 like "$(cat "$tmp/h.txt")" '^AAAA\\x0dBB, cr\\x0dXY \[102\] ' "CR in a key shows as \\x0d"
+# --openmetrics on a terminal (script(1) gives it one): no raw byte either
+if command -v script >/dev/null; then
+	H=$HISTTOP D=$tmp/rph script -qec '"$H" --replay "$D" -n 1 --openmetrics' /dev/null \
+		</dev/null | tr -d '\r' >"$tmp/h.om"
+	is "$(raw "$tmp/h.om")" 0 "hostile keys: --openmetrics on a terminal holds no raw control byte"
+	like "$(cat "$tmp/h.om")" '^# EOF$' "and it is the whole exposition"
+else
+	skip "hostile keys: --openmetrics on a terminal" "no script(1)"
+fi
 "$HISTTOP" --replay "$tmp/rph" -d 0.01 --json >"$tmp/h.json"
 is "$(raw "$tmp/h.json")" 0 "hostile keys: NDJSON holds no raw control byte and is UTF-8"
 if command -v jq >/dev/null; then
