@@ -751,7 +751,7 @@ static int run_exporter(struct app *a)
 	struct opts *o = a->o;
 	struct strbuf prom, om;
 	double start = now_mono();
-	long n = 0;
+	long n = 0, written = 0;
 	int ret = 0;
 
 	sb_init(&prom);
@@ -765,10 +765,20 @@ static int run_exporter(struct app *a)
 		if (o->textfile) {
 			char *err = NULL;
 
-			if (write_textfile(o->textfile, &prom, &err)) {
+			/*
+			 * The first write failing is a FILE that cannot be
+			 * written (no such directory, a directory): the end.
+			 * A later one (a full disk) is said and tried again;
+			 * the exit status says whether the last one held.
+			 */
+			ret = write_textfile(o->textfile, &prom, &err) ? 1 : 0;
+			if (ret) {
 				say_err("", err);
 				free(err);
+				if (!written)
+					goto out;
 			}
+			written++;
 		}
 		/* from here until the next refresh the endpoint serves these (copied) */
 		if (a->http)

@@ -140,6 +140,15 @@ is "$(ls "$tmp/tf")" "histtop.prom" "after SIGTERM: the file, no temporary file"
 like "$(tail -n 1 "$tmp/tf/histtop.prom")" '^histtop_build_info\{version="[^"]+"\} 1$' \
 	"after SIGTERM: the file is whole"
 
+# --- a --textfile that cannot be written ends histtop with exit 1 ----------
+mkdir -p "$tmp/tfr"
+cp "$FIXTURES/612-read-log2.hist" "$tmp/tfr/1.hist"
+"$HISTTOP" --replay "$tmp/tfr" --textfile "$tmp/no/such/dir/x.prom" -n 1 2>/dev/null
+is "$?" 1 "--textfile in a missing directory: exit 1"
+"$HISTTOP" --replay "$tmp/tfr" --textfile "$tmp/tfr" -n 3 -d 0.01 2>/dev/null
+is "$?" 1 "--textfile naming a directory: exit 1, at the first write"
+is "$(ls "$tmp/tfr")" "1.hist" "and no temporary file is left"
+
 # --- a value that sums an address field is never exported ------------------
 mkdir -p "$tmp/av"
 cat >"$tmp/av/1.hist" <<'HIST'
