@@ -547,6 +547,16 @@ static int opts_finish(struct opts *o, char **err)
 			       "--openmetrics do not apply");
 		return -1;
 	}
+	if (o->exporter && o->export) {
+		*err = xstrdup("--export writes a frame of the screen or of batch output: "
+			       "with --listen or --textfile the exposition is the output");
+		return -1;
+	}
+	if (o->format == OUT_OPENMETRICS && o->top) {
+		*err = xstrdup("-T limits the rows printed; an exposition is bounded by "
+			       "--max-series");
+		return -1;
+	}
 	if (o->ntrigs > 1 && o->instance && !o->attach && !o->replay) {
 		*err = xstrdup("--instance with several triggers: each trigger gets a private "
 			       "instance of its own; leave --instance out");
@@ -568,8 +578,15 @@ static int opts_finish(struct opts *o, char **err)
 			free(pre);
 			return -1;
 		}
-		free(pre);
 		default_name(tr);
+		if (!strcmp(tr->name, "trigger") || !strcmp(tr->name, "build")) {
+			/* histtop_trigger_* and histtop_build_info are histtop's own */
+			*err = xasprintf("%sthe name '%s' is histtop's own (histtop_%s_...): give "
+					 "--name another", pre, tr->name, tr->name);
+			free(pre);
+			return -1;
+		}
+		free(pre);
 		if (!tr->max_series)
 			tr->max_series = OPTS_MAX_SERIES_DEFAULT;
 		for (j = 0; j < i; j++) {

@@ -149,6 +149,16 @@ is "$?" 1 "--textfile in a missing directory: exit 1"
 is "$?" 1 "--textfile naming a directory: exit 1, at the first write"
 is "$(ls "$tmp/tfr")" "1.hist" "and no temporary file is left"
 
+# --- names and options that would mix with histtop's own or be ignored ------
+for n in trigger build; do
+	out=$("$HISTTOP" --replay "$tmp/tfr" --name $n -n 1 --openmetrics 2>&1)
+	is "$?" 2 "--name $n is refused (exit 2): histtop_${n}_* is histtop's own"
+done
+"$HISTTOP" --replay "$tmp/tfr" -T 2 -n 1 --openmetrics >/dev/null 2>&1
+is "$?" 2 "-T with --openmetrics is refused, not ignored"
+"$HISTTOP" --replay "$tmp/tfr" --export "$tmp/x" --textfile "$tmp/x.prom" -n 1 >/dev/null 2>&1
+is "$?" 2 "--export with --textfile is refused, not ignored"
+
 # --- a value that sums an address field is never exported ------------------
 mkdir -p "$tmp/av"
 cat >"$tmp/av/1.hist" <<'HIST'
