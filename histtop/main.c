@@ -1019,6 +1019,9 @@ out:
 	return ret;
 }
 
+/* A --config file is a few lines; /dev/zero must not fill the memory. */
+#define CONFIG_MAX (1024 * 1024)
+
 /* Read the --config file (the edge) and give its text to opts. */
 static int load_config(struct opts *o, char **err)
 {
@@ -1033,9 +1036,17 @@ static int load_config(struct opts *o, char **err)
 	}
 	sb_init(&sb);
 	sb_add(&sb, "", 0);
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
 		if (n > 0)
 			sb_add(&sb, buf, n);
+		if (sb.len > CONFIG_MAX) {
+			*err = xasprintf("--config %s: larger than %d KiB: not a list of triggers",
+					 o->config, CONFIG_MAX / 1024);
+			close(fd);
+			sb_free(&sb);
+			return -1;
+		}
+	}
 	if (n < 0) {
 		*err = xasprintf("--config %s: %s", o->config, strerror(errno));
 		close(fd);

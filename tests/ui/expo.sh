@@ -159,6 +159,11 @@ is "$?" 2 "-T with --openmetrics is refused, not ignored"
 "$HISTTOP" --replay "$tmp/tfr" --export "$tmp/x" --textfile "$tmp/x.prom" -n 1 >/dev/null 2>&1
 is "$?" 2 "--export with --textfile is refused, not ignored"
 
+# --- a --config that is no list of triggers ends at once ---------------------
+timeout 20 "$HISTTOP" --config /dev/zero --openmetrics -n 1 >/dev/null 2>"$tmp/cz.err"
+is "$?" 2 "--config /dev/zero: exit 2, at once"
+like "$(cat "$tmp/cz.err")" 'larger than 1024 KiB' "and it says why"
+
 # --- a value that sums an address field is never exported ------------------
 mkdir -p "$tmp/av"
 cat >"$tmp/av/1.hist" <<'HIST'
