@@ -424,7 +424,7 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 		ret = out_csv(f, &c, r->t);
 		break;
 	default:
-		ret = out_folded(f, &c, r->t, r->t->sort_col);
+		ret = out_folded(f, &c, r->t, table_sort_col(r->t));
 		break;
 	}
 	e = errno;
@@ -923,6 +923,7 @@ static int run_ui(struct app *a)
 		v.status = r->status;
 		v.status_error = r->status_error;
 		v.read_error = r->read_error;
+		ui_order(u, r->t, &v);
 		ui_draw(u, &v);
 		wait_ms = v.frozen || r->ended ? 1000 : (int)ceil((next - now_mono()) * 1000);
 		key = ui_getkey(u, wait_ms < 0 ? 0 : wait_ms);
@@ -933,7 +934,7 @@ static int run_ui(struct app *a)
 		/* a message stays until the next key */
 		free(r->status);
 		r->status = NULL;
-		act = ui_handle_key(u, key, &v);
+		act = ui_handle_key(u, key, r->t, &v);
 		switch (act) {
 		case UI_QUIT:
 			goto out;
@@ -1165,7 +1166,7 @@ int main(int argc, char **argv)
 		r->poll = !(getenv("HISTTOP_POLL") && !strcmp(getenv("HISTTOP_POLL"), "0"));
 		r->t = table_new();
 		if (o.batch && o.format != OUT_OPENMETRICS)
-			r->t->sort_limit = o.top;	/* only the rows printed need order */
+			table_set_limit(r->t, o.top);	/* only the rows printed need order */
 		sb_init(&r->raw);
 		sb_init(&r->good);
 		r->xs = expo_state_new();

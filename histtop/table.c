@@ -88,12 +88,29 @@ static void row_free(struct tb_row *r, size_t nkeys)
 	free(r);
 }
 
+/*
+ * How the rows are ordered (htop's ScreenSettings): set only through the
+ * table_sort_*() calls, each of which marks the table for a sort
+ * (needs_sort, htop's needsSort) that table_prepare() does.
+ */
+struct tb_order {
+	enum tb_sort_by by;
+	int col;		/* column index */
+	size_t key;		/* TB_BY_KEY: this key part first, then the others */
+	bool ascending;
+	bool needs_sort;	/* a setting changed since the last whole sort */
+	size_t limit;		/* table_update orders only this many rows (0: all) */
+	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
+	size_t kord_key;	/* the key the rows' kord ranks follow */
+};
+
 struct table *table_new(void)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 
 	t->keep_stale = 1;
-	t->sort_by = TB_BY_DELTA;
+	t->ord = xcalloc(1, sizeof(*t->ord));
+	t->ord->by = TB_BY_DELTA;
 	return t;
 }
 
@@ -235,6 +252,7 @@ void table_free(struct table *t)
 	free(t->rows);
 	free(t->byentry);
 	free(t->trigger);
+	free(t->ord);
 	free(t);
 }
 
@@ -286,8 +304,8 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name) ||
 				   h->cols[i].kind == HP_PERCENT || h->cols[i].kind == HP_GRAPH;
 	}
-	if (t->sort_col >= (int)t->ncols)
-		t->sort_col = 0;
+	if (t->ord->col >= (int)t->ncols)
+		t->ord->col = 0;
 }
 
 enum tb_key_kind table_key_kind(const char *spec)
@@ -450,8 +468,6 @@ static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
 	return r;
 }
 
-static const struct table *sort_table;
-
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -473,16 +489,17 @@ static int cmp_part(const struct tb_row *a, const struct tb_row *b, size_t k)
 }
 
 /* Key order: part sort_key first, then the others in turn. */
-static int cmp_keys(const void *pa, const void *pb)
+static int cmp_keys(const void *pa, const void *pb, void *ctx)
 {
-	const struct table *t = sort_table;
+	const struct table *t = ctx;
 	const struct tb_row *a = *(struct tb_row *const *)pa;
 	const struct tb_row *b = *(struct tb_row *const *)pb;
 	size_t k;
-	int c = t->sort_key < t->nkeys ? cmp_part(a, b, t->sort_key) : 0;
+	size_t first = t->ord->key;
+	int c = first < t->nkeys ? cmp_part(a, b, first) : 0;
 
 	for (k = 0; !c && k < t->nkeys; k++)
-		if (k != t->sort_key)
+		if (k != first)
 			c = cmp_part(a, b, k);
 	return c ? c : strcmp(a->key, b->key);
 }
@@ -497,12 +514,10 @@ static void rank_keys(struct table *t)
 	size_t i;
 
 	memcpy(v, t->rows, t->nrows * sizeof(*v));
-	sort_table = t;
-	qsort(v, t->nrows, sizeof(*v), cmp_keys);
-	sort_table = NULL;
+	qsort_r(v, t->nrows, sizeof(*v), cmp_keys, t);
 	for (i = 0; i < t->nrows; i++)
 		v[i]->kord = i;
-	t->kord_key = t->sort_key;
+	t->ord->kord_key = t->ord->key;
 	free(v);
 }
 
@@ -698,9 +713,9 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	}
 	/* no row changed: the order stands (the screen may want more of it) */
 	if (moved || t->vanished || first)
-		table_sort_top(t, t->sort_limit);
+		table_sort_top(t, t->ord->limit);
 	else
-		table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
+		table_sort_upto(t, t->ord->limit ? t->ord->limit : t->nrows);
 	return 0;
 }
 
@@ -789,7 +804,7 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 		t->rows[i]->fresh = !first;
 	if (t->appeared)
 		rank_keys(t);
-	table_sort_top(t, t->sort_limit);
+	table_sort_top(t, t->ord->limit);
 	return 0;
 }
 
@@ -803,14 +818,14 @@ static int cmp_size(size_t a, size_t b)
 	return a < b ? -1 : a > b;
 }
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
-	const struct table *t = sort_table;
+	const struct table *t = ctx;
 	const struct tb_row *a = *(struct tb_row *const *)pa;
 	const struct tb_row *b = *(struct tb_row *const *)pb;
-	int c = 0, col = t->sort_col;
+	int c = 0, col = t->ord->col;
 
-	switch (t->sort_by) {
+	switch (t->ord->by) {
 	case TB_BY_RATE:
 		if (!t->cols[col].gauge) {
 			c = a->rate[col] < b->rate[col] ? -1 : a->rate[col] > b->rate[col];
@@ -837,7 +852,7 @@ static int cmp_rows(const void *pa, const void *pb)
 		c = cmp_size(a->kord, b->kord);
 		break;
 	}
-	if (!t->ascending)
+	if (!t->ord->ascending)
 		c = -c;
 	/* deterministic tie-break: rows in the frame first, then by key text */
 	if (!c)
@@ -849,26 +864,25 @@ static int cmp_rows(const void *pa, const void *pb)
 
 void table_sort(struct table *t)
 {
-	t->sorted = t->nrows;
+	t->ord->sorted = t->nrows;
+	t->ord->needs_sort = false;
 	if (!t->ncols)
 		return;
-	if (t->kord_key != t->sort_key)
+	if (t->ord->kord_key != t->ord->key)
 		rank_keys(t);
-	sort_table = t;
-	qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_rows);
-	sort_table = NULL;
+	qsort_r(t->rows, t->nrows, sizeof(*t->rows), cmp_rows, t);
 }
 
 /* heap of the k best rows so far, the worst of them on top */
-static void sift_down(struct tb_row **h, size_t k, size_t i)
+static void sift_down(const struct table *t, struct tb_row **h, size_t k, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
 		struct tb_row *tmp;
 
-		if (l < k && cmp_rows(&h[l], &h[m]) > 0)
+		if (l < k && cmp_rows(&h[l], &h[m], (void *)t) > 0)
 			m = l;
-		if (l + 1 < k && cmp_rows(&h[l + 1], &h[m]) > 0)
+		if (l + 1 < k && cmp_rows(&h[l + 1], &h[m], (void *)t) > 0)
 			m = l + 1;
 		if (m == i)
 			return;
@@ -888,21 +902,19 @@ void table_sort_top(struct table *t, size_t k)
 		table_sort(t);
 		return;
 	}
-	if (t->kord_key != t->sort_key)
+	if (t->ord->kord_key != t->ord->key)
 		rank_keys(t);
-	sort_table = t;
 	h = xcalloc(k, sizeof(*h));
 	memcpy(h, t->rows, k * sizeof(*h));
 	for (i = k / 2; i-- > 0;)
-		sift_down(h, k, i);
+		sift_down(t, h, k, i);
 	for (i = k; i < t->nrows; i++) {
-		if (cmp_rows(&t->rows[i], &h[0]) < 0) {
+		if (cmp_rows(&t->rows[i], &h[0], t) < 0) {
 			h[0] = t->rows[i];
-			sift_down(h, k, 0);
+			sift_down(t, h, k, 0);
 		}
 	}
-	qsort(h, k, sizeof(*h), cmp_rows);
-	sort_table = NULL;
+	qsort_r(h, k, sizeof(*h), cmp_rows, t);
 	/* the k in order, then the others as they were */
 	for (i = 0; i < k; i++)
 		h[i]->picked = true;
@@ -915,13 +927,69 @@ void table_sort_top(struct table *t, size_t k)
 		h[i]->picked = false;
 	}
 	free(h);
-	t->sorted = k;
+	t->ord->sorted = k;
 }
 
 void table_sort_upto(struct table *t, size_t k)
 {
-	if (t->sorted < k && t->sorted < t->nrows)
+	if (t->ord->sorted < k && t->ord->sorted < t->nrows)
 		table_sort_top(t, k);
+}
+
+void table_prepare(struct table *t)
+{
+	if (t->ord->needs_sort)
+		table_sort(t);
+	table_sort_upto(t, t->ord->limit ? t->ord->limit : t->nrows);
+}
+
+void table_set_limit(struct table *t, size_t limit)
+{
+	t->ord->limit = limit;
+}
+
+size_t table_sorted(const struct table *t)
+{
+	return t->ord->sorted;
+}
+
+enum tb_sort_by table_sort_by(const struct table *t)
+{
+	return t->ord->by;
+}
+
+int table_sort_col(const struct table *t)
+{
+	return t->ord->col;
+}
+
+size_t table_sort_key(const struct table *t)
+{
+	return t->ord->key;
+}
+
+bool table_sort_ascending(const struct table *t)
+{
+	return t->ord->ascending;
+}
+
+void table_sort_set_by(struct table *t, enum tb_sort_by by)
+{
+	t->ord->by = by;
+	t->ord->needs_sort = true;
+}
+
+void table_sort_set_col(struct table *t, int col)
+{
+	if (col >= 0 && (size_t)col < t->ncols)
+		t->ord->col = col;
+	t->ord->needs_sort = true;
+}
+
+void table_sort_set_ascending(struct table *t, bool ascending)
+{
+	t->ord->ascending = ascending;
+	t->ord->needs_sort = true;
 }
 
 static int col_named(const struct table *t, const char *name, size_t n)
@@ -983,33 +1051,33 @@ int table_set_sort(struct table *t, const char *spec)
 	if (b > n)
 		b = n;
 	if (col >= 0) {
-		t->sort_col = col;
-		t->sort_by = TB_BY_TOTAL;
+		t->ord->col = col;
+		t->ord->by = TB_BY_TOTAL;
 	} else {
 		for (k = 0; k < t->nkeys; k++)
 			if (strlen(t->key_names[k]) == b && !strncmp(t->key_names[k], spec, b))
 				break;
 		if (k == t->nkeys)
 			return -1;
-		t->sort_by = TB_BY_KEY;
-		t->sort_key = k;
+		t->ord->by = TB_BY_KEY;
+		t->ord->key = k;
 	}
-	t->ascending = !desc;
+	t->ord->ascending = !desc;
 	table_sort(t);
 	return 0;
 }
 
 const char *table_sort_desc(const struct table *t, char *buf, size_t size)
 {
-	const char *dir = t->ascending ? "ascending" : "descending";
+	const struct tb_order *o = t->ord;
+	const char *dir = o->ascending ? "ascending" : "descending";
 
-	if (t->sort_by == TB_BY_KEY)
-		snprintf(buf, size, "key %s, %s",
-			 t->sort_key < t->nkeys ? t->key_names[t->sort_key] : "", dir);
+	if (o->by == TB_BY_KEY)
+		snprintf(buf, size, "key %s, %s", o->key < t->nkeys ? t->key_names[o->key] : "", dir);
 	else if (t->ncols)
-		snprintf(buf, size, "%s %s, %s", t->cols[t->sort_col].name,
-			 t->cols[t->sort_col].gauge ? "total" : t->sort_by == TB_BY_DELTA ? "delta" :
-			 t->sort_by == TB_BY_RATE ? "rate" : "total",
+		snprintf(buf, size, "%s %s, %s", t->cols[o->col].name,
+			 t->cols[o->col].gauge ? "total" : o->by == TB_BY_DELTA ? "delta" :
+			 o->by == TB_BY_RATE ? "rate" : "total",
 			 dir);
 	else
 		snprintf(buf, size, "none");

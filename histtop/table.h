@@ -89,6 +89,12 @@ enum tb_sort_by {
 	TB_BY_RATE,		/* the change per second (real time between reads) */
 };
 
+/*
+ * A table's fields are for reading: only table.c changes them.  The sort
+ * settings are private (struct tb_order) behind table_sort_*().
+ */
+struct tb_order;
+
 struct table {
 	size_t nkeys;
 	char **key_names;
@@ -96,7 +102,7 @@ struct table {
 	size_t ncols;
 	struct tb_col *cols;
 	size_t nrows;
-	struct tb_row **rows;	/* sorted by table_sort */
+	struct tb_row **rows;	/* in the order table_sort_*() set, up to table_sorted() */
 	size_t cap;
 	struct tb_bucket *buckets;	/* open addressing by key */
 	size_t nbuckets;
@@ -120,13 +126,7 @@ struct table {
 	bool cleared;		/* the latest update saw a kernel clear */
 	bool intervals;		/* frames are intervals (table_add_interval) */
 
-	size_t sort_limit;	/* table_update orders only this many rows (0: all) */
-	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
-	int sort_col;		/* column index */
-	enum tb_sort_by sort_by;
-	size_t sort_key;	/* TB_BY_KEY: this key part first, then the others */
-	size_t kord_key;	/* the sort_key the rows' kord ranks follow */
-	bool ascending;
+	struct tb_order *ord;	/* how the rows are ordered: table_sort_*() (private) */
 };
 
 struct table *table_new(void);
@@ -171,6 +171,31 @@ bool table_full(const struct table *t);
 /* Forget the rows and the baseline (after histtop clears the kernel table). */
 void table_reset(struct table *t);
 
+/*
+ * The order of the rows (htop's ScreenSettings): its settings change only
+ * through these calls.  A setter marks the table for a sort (htop's
+ * needsSort) and table_prepare() does it, so that whoever draws the rows
+ * finds them in order and sorts nothing.  A column past the table's is
+ * ignored.
+ */
+enum tb_sort_by table_sort_by(const struct table *t);
+int table_sort_col(const struct table *t);
+size_t table_sort_key(const struct table *t);	/* TB_BY_KEY: the key part first */
+bool table_sort_ascending(const struct table *t);
+void table_sort_set_by(struct table *t, enum tb_sort_by by);
+void table_sort_set_col(struct table *t, int col);
+void table_sort_set_ascending(struct table *t, bool ascending);
+/*
+ * The rows that need order (0: all): table_update and table_prepare put
+ * only the first limit rows in order, where that is cheaper.
+ */
+void table_set_limit(struct table *t, size_t limit);
+/* Sort after a setting changed, and at least the first limit rows. */
+void table_prepare(struct table *t);
+/* rows[0, table_sorted()) are in order, the rest in any. */
+size_t table_sorted(const struct table *t);
+
+/* Sort every row now. */
 void table_sort(struct table *t);
 /* Put the first k rows in order (all when k is 0 or most of them). */
 void table_sort_top(struct table *t, size_t k);

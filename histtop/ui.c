@@ -407,26 +407,30 @@ static void filter_rows(struct ui *u, const struct table *t)
 			u->shown[u->nshown++] = i;
 }
 
-/*
- * Once the cursor moved, the selection belongs to a key, not to a place:
- * a re-sort, a new frame or a filter finds the same key again.  Its row
- * must be in order to know its place, so the rows are sorted up to it.
- */
-static void find_selected(struct ui *u, struct table *t)
+/* The row of the selected key, or t->nrows: none selected, or gone. */
+static size_t selected_row(const struct ui *u, const struct table *t)
 {
 	size_t i;
 
 	if (!u->pinned || !u->sel_key)
-		return;
+		return t->nrows;
 	for (i = 0; i < t->nrows; i++)
 		if (!strcmp(t->rows[i]->key, u->sel_key))
 			break;
-	if (i == t->nrows)
-		return;		/* gone: the place keeps the selection */
-	if (i >= t->sorted) {
-		table_sort(t);
-		filter_rows(u, t);
-	}
+	return i;
+}
+
+/*
+ * Once the cursor moved, the selection belongs to a key, not to a place:
+ * a re-sort, a new frame or a filter finds the same key again (its row is
+ * in order: ui_order saw to it).  A key gone leaves the selection in place.
+ */
+static void find_selected(struct ui *u, const struct table *t)
+{
+	size_t i;
+
+	if (selected_row(u, t) == t->nrows)
+		return;
 	for (i = 0; i < u->nshown; i++)
 		if (!strcmp(t->rows[u->shown[i]]->key, u->sel_key))
 			u->sel = i;
@@ -567,7 +571,9 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 /* Sorted on the change: per refresh or per second. */
 static bool by_change(const struct table *t)
 {
-	return t->sort_by == TB_BY_DELTA || t->sort_by == TB_BY_RATE;
+	enum tb_sort_by by = table_sort_by(t);
+
+	return by == TB_BY_DELTA || by == TB_BY_RATE;
 }
 
 static bool has_delta(const struct ui *u, const struct table *t, size_t j)
@@ -613,7 +619,7 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 		}
 		/* drop the last column that is not the sorted one */
 		for (j = t->ncols; j-- > 0;)
-			if (u->colshow[j] && (int)j != t->sort_col)
+			if (u->colshow[j] && (int)j != table_sort_col(t))
 				break;
 		if (j == (size_t)-1 || nnum <= 1)
 			break;
@@ -650,8 +656,8 @@ static void fit_name(const struct ui *u, char *buf, size_t size, const char *arr
 static void draw_colhdr(struct ui *u, const struct table *t)
 {
 	const struct layout *l = &u->lay;
-	const char *arrow = t->ascending ? "^" : "v";
-	bool bykey = t->sort_by == TB_BY_KEY;
+	const char *arrow = table_sort_ascending(t) ? "^" : "v";
+	bool bykey = table_sort_by(t) == TB_BY_KEY;
 	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
 	struct strbuf sb;
 	char buf[64];
@@ -664,7 +670,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	for (k = 0; k < t->nkeys; k++)
 		/* a sort on one key part marks that part, as a value sort its column */
 		sb_printf(&sb, "%s%s%s", k ? ", " : "",
-			  t->nkeys > 1 && t->sort_by == TB_BY_KEY && k == t->sort_key ? arrow : "",
+			  t->nkeys > 1 && bykey && k == table_sort_key(t) ? arrow : "",
 			  t->key_names[k]);
 	if (!t->nkeys)
 		sb_puts(&sb, "KEY");
@@ -679,7 +685,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	sb_free(&sb);
 	x = l->keyw;
 	for (j = 0; j < t->ncols; j++) {
-		bool sorted = (int)j == t->sort_col && !bykey;
+		bool sorted = (int)j == table_sort_col(t) && !bykey;
 		/* a max or min has no delta: a delta sort on it is its total's */
 		bool on_delta = sorted && by_change(t) && has_delta(u, t, j);
 
@@ -700,7 +706,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 		x += l->numw;
 	}
 	if (l->barw)
-		put_cells(u, 4, x + 1, t->ncols && t->cols[t->sort_col].gauge ? "of largest" :
+		put_cells(u, 4, x + 1, t->ncols && t->cols[table_sort_col(t)].gauge ? "of largest" :
 			  "share", l->barw - 1, 0);
 	attrset(A_NORMAL);
 }
@@ -757,9 +763,9 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 		x += l->numw;
 	}
 	if (sortsum && l->barw) {
-		uint64_t val = u->bar_totals ? r->total[t->sort_col] : r->delta[t->sort_col];
+		uint64_t val = u->bar_totals ? r->total[table_sort_col(t)] : r->delta[table_sort_col(t)];
 
-		if (!(t->cols[t->sort_col].is_signed && (int64_t)val < 0))
+		if (!(t->cols[table_sort_col(t)].is_signed && (int64_t)val < 0))
 			draw_bar(u, y, x + 1, (double)val / sortsum);
 	}
 	attrset(A_NORMAL);
@@ -919,14 +925,14 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 
 	if (!t->ncols)
 		return 0;
-	if (t->cols[t->sort_col].gauge) {
+	if (t->cols[table_sort_col(t)].gauge) {
 		/* a max or min is no share of anything: bars against the largest */
 		u->bar_totals = true;
 		for (i = 0; i < t->nrows; i++) {
 			const struct tb_row *r = t->rows[i];
-			uint64_t tv = r->total[t->sort_col];
+			uint64_t tv = r->total[table_sort_col(t)];
 
-			if (!r->stale && !(t->cols[t->sort_col].is_signed && (int64_t)tv < 0) &&
+			if (!r->stale && !(t->cols[table_sort_col(t)].is_signed && (int64_t)tv < 0) &&
 			    tv > sum)
 				sum = tv;
 		}
@@ -937,34 +943,42 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 
 		for (i = 0; i < t->nrows; i++)
 			if (!t->rows[i]->stale)
-				sum += d ? t->rows[i]->delta[t->sort_col] : t->rows[i]->total[t->sort_col];
+				sum += d ? t->rows[i]->delta[table_sort_col(t)] : t->rows[i]->total[table_sort_col(t)];
 		u->bar_totals = !d || !sum;	/* nothing moved: share of the totals */
 		if (d && !sum)
 			for (i = 0; i < t->nrows; i++)
 				if (!t->rows[i]->stale)
-					sum += t->rows[i]->total[t->sort_col];
+					sum += t->rows[i]->total[table_sort_col(t)];
 	}
 	return sum;
 }
 
+void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
+{
+	size_t limit;
+
+	/* a delta sort with the deltas hidden would be a sort nobody can see */
+	if (u->show_totals && by_change(t))
+		table_sort_set_by(t, TB_BY_TOTAL);
+	u->top_n = v->top > 0 ? (size_t)v->top : 0;
+	/* order only the rows that can show; all when a filter picks among them */
+	limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
+	if (!u->filter[0] && u->top_n && u->top_n < limit)
+		limit = u->top_n;
+	table_set_limit(t, limit);
+	table_prepare(t);
+	/* the selected key's row must be in order to know its place */
+	if (selected_row(u, t) < t->nrows && selected_row(u, t) >= table_sorted(t))
+		table_sort(t);
+}
+
 void ui_draw(struct ui *u, const struct ui_view *v)
 {
-	struct table *t = v->t;
+	const struct table *t = v->t;
 	int y, rows_avail, keyneed;
 	size_t i;
 	uint64_t sortsum = 0;
 
-	/* a delta sort with the deltas hidden would be a sort nobody can see */
-	if (u->show_totals && by_change(t)) {
-		t->sort_by = TB_BY_TOTAL;
-		table_sort(t);
-	}
-	u->top_n = v->top > 0 ? (size_t)v->top : 0;
-	/* order only the rows that can show; all when a filter picks among them */
-	t->sort_limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
-	if (!u->filter[0] && u->top_n && u->top_n < t->sort_limit)
-		t->sort_limit = u->top_n;
-	table_sort_upto(t, t->sort_limit ? t->sort_limit : t->nrows);
 	erase();
 	filter_rows(u, t);
 	find_selected(u, t);
@@ -1169,9 +1183,8 @@ static void move_to(struct ui *u)
 	u->sel_key = NULL;
 }
 
-enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
+enum ui_action ui_handle_key(struct ui *u, int key, struct table *t, const struct ui_view *v)
 {
-	struct table *t = v->t;
 	int page = LINES - HEADER_LINES - 1;
 
 	if (u->help) {
@@ -1230,38 +1243,34 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 	case '<':
 	case '>':
 		if (t->ncols) {
-			t->sort_col = (t->sort_col + (key == '>' ? 1 : (int)t->ncols - 1)) % t->ncols;
-			if (t->sort_by == TB_BY_KEY)
-				t->sort_by = u->show_totals ? TB_BY_TOTAL :
-					     u->per_sec ? TB_BY_RATE : TB_BY_DELTA;
+			table_sort_set_col(t, (table_sort_col(t) + (key == '>' ? 1 : (int)t->ncols - 1)) %
+					      (int)t->ncols);
+			if (table_sort_by(t) == TB_BY_KEY)
+				table_sort_set_by(t, u->show_totals ? TB_BY_TOTAL :
+						  u->per_sec ? TB_BY_RATE : TB_BY_DELTA);
 		}
-		table_sort(t);
 		return UI_REDRAW;
 	case 'r':
-		t->ascending = !t->ascending;
-		table_sort(t);
+		table_sort_set_ascending(t, !table_sort_ascending(t));
 		return UI_REDRAW;
 	case 'd':
 		/* a delta sort brings the deltas back */
 		/* total, change, rate per second, total ... */
-		t->sort_by = t->sort_by == TB_BY_DELTA ? TB_BY_RATE :
-			     t->sort_by == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA;
+		table_sort_set_by(t, table_sort_by(t) == TB_BY_DELTA ? TB_BY_RATE :
+				  table_sort_by(t) == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA);
 		if (by_change(t)) {
 			u->show_totals = false;
-			u->per_sec = t->sort_by == TB_BY_RATE;
+			u->per_sec = table_sort_by(t) == TB_BY_RATE;
 		}
-		table_sort(t);
 		return UI_REDRAW;
 	case 'k':
-		t->sort_by = TB_BY_KEY;
-		t->ascending = true;
-		table_sort(t);
+		table_sort_set_by(t, TB_BY_KEY);
+		table_sort_set_ascending(t, true);
 		return UI_REDRAW;
 	case 't':
 		u->show_totals = !u->show_totals;
 		if (u->show_totals && by_change(t))
-			t->sort_by = TB_BY_TOTAL;
-		table_sort(t);
+			table_sort_set_by(t, TB_BY_TOTAL);
 		return UI_REDRAW;
 	case '/': {
 		char buf[sizeof(u->filter)];

@@ -14,7 +14,7 @@ struct ui;
 /* What main wants drawn. */
 struct ui_view {
 	const char *desc;	/* "kmem:kmalloc" */
-	struct table *t;
+	const struct table *t;
 	double delay;
 	long top;		/* -T: rows shown at most, 0: all */
 	bool frozen;		/* display frozen, the kernel keeps counting */
@@ -45,6 +45,13 @@ enum ui_action {
 struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err);
 /* Leave curses; safe to call twice and from any exit path. */
 void ui_free(struct ui *u);
+/*
+ * Put t (the view's table) in the order the next ui_draw shows: the
+ * settings the keys chose, as many rows as the screen and the selection
+ * need.  Changes t only through table_sort_*() and table_prepare().
+ */
+void ui_order(struct ui *u, struct table *t, const struct ui_view *v);
+/* Draw the view: its table is read, not changed (ui_order sorted it). */
 void ui_draw(struct ui *u, const struct ui_view *v);
 /* ui_getkey's answers that are no key */
 #define UI_KEY_NONE (-1)	/* the time ran out, or a signal came: look at the flag */
@@ -63,6 +70,6 @@ bool ui_filtered(const struct ui *u);
 /* View keys (sort, scroll, filter, help) are handled here, and the question
  * before z; the others are returned for main.  A prompt ends with UI_QUIT
  * on the quit flag or a lost terminal. */
-enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v);
+enum ui_action ui_handle_key(struct ui *u, int key, struct table *t, const struct ui_view *v);
 
 #endif

@@ -176,20 +176,20 @@ static void test_sort(void)
 
 	update(t, frame(1, 3, "x", 5UL, 10UL, "y", 5UL, 30UL, "z", 1UL, 20UL), 1.0);
 	ok(t->paused, "[paused] state carried");
-	t->sort_by = TB_BY_TOTAL;
-	t->sort_col = table_col(t, "bytes.descending");
-	is_u64(t->sort_col, 1, "table_col strips .descending");
+	table_sort_set_by(t, TB_BY_TOTAL);
+	table_sort_set_col(t, table_col(t, "bytes.descending"));
+	is_u64(table_sort_col(t), 1, "table_col strips .descending");
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: y", "bytes descending: y (30)");
 	is_str(t->rows[2]->key, "comm: x", "bytes descending: x (10) last");
-	t->sort_col = 0;
+	table_sort_set_col(t, 0);
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: x", "hitcount tie 5/5 broken by key text: x");
 	is_str(t->rows[1]->key, "comm: y", "then y");
-	t->ascending = true;
+	table_sort_set_ascending(t, true);
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: z", "reversed: z (1) first");
-	t->sort_by = TB_BY_KEY;
+	table_sort_set_by(t, TB_BY_KEY);
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: x", "by key ascending");
 	ok(table_col(t, "nope") < 0, "unknown column");
@@ -236,9 +236,9 @@ static void test_signed_gauge(void)
 	sb_printf(&sb, "\nTotals:\n    Hits: 6\n    Entries: 2\n    Dropped: 0\n");
 	update(t, hp_parse(sb.buf, sb.len, &err), 1);
 	ok(t->cols[1].is_signed, "a gauge that printed a negative is signed");
-	t->sort_col = 1;
-	t->sort_by = TB_BY_TOTAL;
-	t->ascending = true;
+	table_sort_set_col(t, 1);
+	table_sort_set_by(t, TB_BY_TOTAL);
+	table_sort_set_ascending(t, true);
 	table_sort(t);
 	is_str(t->rows[0]->key, "a: 1", "ascending signed sort: -21 before 5");
 	is_str(table_total_str(t, t->rows[0], 1, num), "-21", "signed total prints as -21");
@@ -253,9 +253,9 @@ static void test_signed_gauge(void)
 	sb_printf(&sb, "\nTotals:\n    Hits: 6\n    Entries: 2\n    Dropped: 0\n");
 	update(t, hp_parse(sb.buf, sb.len, &err), 1);
 	ok(!t->cols[1].is_signed, "a gauge without negatives is unsigned");
-	t->sort_col = 1;
-	t->sort_by = TB_BY_TOTAL;
-	t->ascending = false;
+	table_sort_set_col(t, 1);
+	table_sort_set_by(t, TB_BY_TOTAL);
+	table_sort_set_ascending(t, false);
 	table_sort(t);
 	is_str(table_total_str(t, t->rows[0], 1, num), "18446744073709551615",
 	       "unsigned gauge: the largest u64 sorts first and prints unsigned");
@@ -282,11 +282,12 @@ static void test_sort_top(void)
 		sb_printf(&sb, "{ k: %zu } hitcount: %u\n", i, (x >> 16) % 40);
 	}
 	sb_printf(&sb, "\nTotals:\n    Hits: 0\n    Entries: 500\n    Dropped: 0\n");
-	a->sort_by = b->sort_by = TB_BY_TOTAL;
-	b->sort_limit = 20;
+	table_sort_set_by(a, TB_BY_TOTAL);
+	table_sort_set_by(b, TB_BY_TOTAL);
+	table_set_limit(b, 20);
 	update(a, hp_parse(sb.buf, sb.len, &err), 1);
 	update(b, hp_parse(sb.buf, sb.len, &err), 1);
-	is_u64(b->sorted, 20, "sort_limit 20: twenty rows in order");
+	is_u64(table_sorted(b), 20, "sort_limit 20: twenty rows in order");
 	for (i = 0; i < 20; i++)
 		same += a->rows[i] && b->rows[i] && !strcmp(a->rows[i]->key, b->rows[i]->key);
 	is_u64(same, 20, "the first 20 are those of a full sort, in its order");
@@ -533,8 +534,8 @@ static struct table *keyed(const char *keys, const char *const *entries, size_t 
 		printf("# %s\n", err);
 	free(err);
 	sb_free(&sb);
-	t->sort_by = TB_BY_KEY;
-	t->ascending = true;
+	table_sort_set_by(t, TB_BY_KEY);
+	table_sort_set_ascending(t, true);
 	table_sort(t);
 	return t;
 }
@@ -604,12 +605,14 @@ static void test_key_sort(void)
 	got = order(t, 1);
 	is_str(got, "4|30|1|2", "key sort: compound keys part by part (9,4 9,30 10,1 10,2)");
 	free(got);
-	ok(table_set_sort(t, "b.descending") == 0 && t->sort_by == TB_BY_KEY && !t->ascending,
+	ok(table_set_sort(t, "b.descending") == 0 && table_sort_by(t) == TB_BY_KEY &&
+	   !table_sort_ascending(t),
 	   "-s on a key sorts on the key");
 	got = order(t, 1);
 	is_str(got, "30|4|2|1", "-s b.descending: on b first, descending");
 	free(got);
-	ok(table_set_sort(t, "hitcount") == 0 && t->sort_by == TB_BY_TOTAL && t->ascending,
+	ok(table_set_sort(t, "hitcount") == 0 && table_sort_by(t) == TB_BY_TOTAL &&
+	   table_sort_ascending(t),
 	   "-s on a value sorts on its totals");
 	ok(table_set_sort(t, "nope") == -1, "-s on neither: -1");
 	table_free(t);
