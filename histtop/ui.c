@@ -44,6 +44,10 @@ struct layout {
 	size_t hidden;	/* value columns that did not fit */
 };
 
+struct key_action;
+static void set_bindings(struct ui *u);
+static void draw_help(struct ui *u);
+
 struct ui {
 	const volatile sig_atomic_t *quit;	/* set by the signal handlers (borrowed) */
 	bool lost;		/* the terminal's input ended */
@@ -75,6 +79,7 @@ struct ui {
 	char **keys;		/* key text of the rows on screen (owned) */
 	size_t nkeys, keys_cap;
 	struct layout lay;
+	const struct key_action *bindings[KEY_MAX + 1];	/* by key: its action, or NULL */
 };
 
 struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
@@ -93,6 +98,7 @@ struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
 		return NULL;
 	}
 	u->active = true;
+	set_bindings(u);
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -797,73 +803,6 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	return lines;
 }
 
-/* The help, one key a line: two columns when the screen is wide enough. */
-static const char *const help_keys[] = {
-	"p      pause the kernel's aggregation",
-	"c      continue it",
-	"z      clear the kernel's table (y/N)",
-	"f      freeze the display",
-	"< >    previous/next sort column",
-	"r      reverse the order",
-	"d      sort: change, rate /s, total",
-	"k      sort by key",
-	"t      totals only / with deltas",
-	"+ -    refresh slower / faster",
-	"/      filter rows by key (Esc clears)",
-	"Up Dn PgUp PgDn Home End  move",
-	"Left Right  scroll long keys",
-	"Enter  expand a stack",
-	"e      export the rows shown to files",
-	"Tab    next trigger",
-	"?      this help",
-	"q      quit",
-};
-
-static const char *const help_legend[] = {
-	"bold cyan: new this interval",
-	"blue: gone from the kernel table",
-	"dim: stale, the latest read failed",
-};
-
-#define HELP_COLW 38
-
-static void draw_help(struct ui *u)
-{
-	size_t nk = sizeof(help_keys) / sizeof(help_keys[0]);
-	size_t nl = sizeof(help_legend) / sizeof(help_legend[0]);
-	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
-	size_t half = two ? (nk + 1) / 2 : nk, n = 0, i, body;
-	char lines[32][2 * HELP_COLW + 8];
-	int y0, x0, y, h;
-
-	if (w > COLS)
-		w = COLS;
-	for (i = 0; i < half; i++)
-		snprintf(lines[n++], sizeof(lines[0]), "%-*s%s", two ? HELP_COLW : 0,
-			 help_keys[i], two && i + half < nk ? help_keys[i + half] : "");
-	lines[n++][0] = '\0';
-	for (i = 0; i < nl; i++)
-		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
-	/* border, title, body, footer, border */
-	h = (int)n + 4 <= LINES ? (int)n + 4 : LINES;
-	body = h > 4 ? (size_t)h - 4 : 1;
-	if (u->help_top + body > n)
-		u->help_top = n > body ? n - body : 0;
-	u->help_more = u->help_top + body < n;
-	y0 = (LINES - h) / 2;
-	x0 = (COLS - w) / 2;
-	attrset(pair(u, PAIR_TITLE, A_REVERSE));
-	for (y = 0; y < h; y++)
-		mvhline(y0 + y, x0, ' ', w);
-	put_cells(u, y0 + (h > 4), x0 + 2, "histtop keys", w - 3, 0);
-	for (i = 0; i < body && u->help_top + i < n; i++)
-		put_cells(u, y0 + 2 + (int)i, x0 + 2, lines[u->help_top + i], w - 3, 0);
-	put_cells(u, y0 + h - 1 - (h > 4), x0 + 2, u->help_more ? "Down: more   other keys close" :
-		  u->help_top ? "Up: back   other keys close" : "Any key closes this help.",
-		  w - 3, 0);
-	attrset(A_NORMAL);
-}
-
 /* The key bar: ?Help and qQuit always, the others while they fit. */
 static void draw_helpbar(struct ui *u, const struct ui_view *v)
 {
@@ -1183,164 +1122,317 @@ static void move_to(struct ui *u)
 	u->sel_key = NULL;
 }
 
+/* What a key's action gets: the screen, the table it may order, the view. */
+struct key_ctx {
+	struct ui *u;
+	struct table *t;
+	const struct ui_view *v;
+	int key;
+	int page;		/* rows a page key moves */
+};
+
+/* the kernel's counts are lost for good: ask (an attached trigger is refused) */
+static enum ui_action act_clear(const struct key_ctx *c)
+{
+	if (!c->v->can_control)
+		return UI_CLEAR;
+	switch (ask(c->u, "Clear the kernel's table? y/N")) {
+	case PROMPT_DONE:
+		return UI_CLEAR;
+	case PROMPT_QUIT:
+		return UI_QUIT;
+	default:
+		return UI_REDRAW;
+	}
+}
+
+static enum ui_action act_help(const struct key_ctx *c)
+{
+	c->u->help = true;
+	return UI_REDRAW;
+}
+
+/* < and >: the previous or next column; a key sort becomes the column's */
+static enum ui_action act_sort_col(const struct key_ctx *c)
+{
+	struct table *t = c->t;
+	int n = (int)t->ncols;
+
+	if (!n)
+		return UI_REDRAW;
+	table_sort_set_col(t, (table_sort_col(t) + (c->key == '>' ? 1 : n - 1)) % n);
+	if (table_sort_by(t) == TB_BY_KEY)
+		table_sort_set_by(t, c->u->show_totals ? TB_BY_TOTAL :
+				  c->u->per_sec ? TB_BY_RATE : TB_BY_DELTA);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_reverse(const struct key_ctx *c)
+{
+	table_sort_set_ascending(c->t, !table_sort_ascending(c->t));
+	return UI_REDRAW;
+}
+
+/* total, change, rate per second, total ...: a delta sort brings the deltas back */
+static enum ui_action act_sort_change(const struct key_ctx *c)
+{
+	struct table *t = c->t;
+	enum tb_sort_by by = table_sort_by(t);
+
+	table_sort_set_by(t, by == TB_BY_DELTA ? TB_BY_RATE :
+			  by == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA);
+	if (by_change(t)) {
+		c->u->show_totals = false;
+		c->u->per_sec = table_sort_by(t) == TB_BY_RATE;
+	}
+	return UI_REDRAW;
+}
+
+static enum ui_action act_sort_key(const struct key_ctx *c)
+{
+	table_sort_set_by(c->t, TB_BY_KEY);
+	table_sort_set_ascending(c->t, true);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_totals(const struct key_ctx *c)
+{
+	c->u->show_totals = !c->u->show_totals;
+	if (c->u->show_totals && by_change(c->t))
+		table_sort_set_by(c->t, TB_BY_TOTAL);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_filter(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+	char buf[sizeof(u->filter)];
+
+	snprintf(buf, sizeof(buf), "%s", u->filter);
+	switch (prompt(u, "filter: ", buf, sizeof(buf))) {
+	case PROMPT_QUIT:
+		return UI_QUIT;
+	case PROMPT_DONE:
+		snprintf(u->filter, sizeof(u->filter), "%s", buf);
+		break;
+	case PROMPT_CANCEL:
+		u->filter[0] = '\0';
+		break;
+	}
+	u->sel = u->top = 0;
+	unpin(u);
+	return UI_REDRAW;
+}
+
+/* Esc: no filter, no expanded stack */
+static enum ui_action act_escape(const struct key_ctx *c)
+{
+	c->u->filter[0] = '\0';
+	c->u->expand = false;
+	return UI_REDRAW;
+}
+
+static enum ui_action act_expand(const struct key_ctx *c)
+{
+	c->u->expand = !c->u->expand;
+	c->u->pinned = true;
+	return UI_REDRAW;
+}
+
+static enum ui_action act_hscroll(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+	int step = u->lay.keyw > 16 ? u->lay.keyw / 2 : 8;
+
+	u->hscroll += c->key == KEY_RIGHT ? step : -step;
+	if (u->hscroll > u->hscroll_max)
+		u->hscroll = u->hscroll_max;
+	if (u->hscroll < 0)
+		u->hscroll = 0;
+	return UI_REDRAW;
+}
+
+static enum ui_action act_up(const struct key_ctx *c)
+{
+	if (c->u->sel)
+		c->u->sel--;
+	move_to(c->u);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_down(const struct key_ctx *c)
+{
+	if (c->u->sel + 1 < c->u->nshown)
+		c->u->sel++;
+	move_to(c->u);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_page_up(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+
+	u->sel = u->sel > (size_t)c->page ? u->sel - c->page : 0;
+	move_to(u);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_page_down(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+
+	u->sel += c->page;
+	if (u->sel >= u->nshown)
+		u->sel = u->nshown ? u->nshown - 1 : 0;
+	move_to(u);
+	return UI_REDRAW;
+}
+
+/* the top row, whichever key it holds, like before any move */
+static enum ui_action act_home(const struct key_ctx *c)
+{
+	c->u->sel = 0;
+	unpin(c->u);
+	return UI_REDRAW;
+}
+
+static enum ui_action act_end(const struct key_ctx *c)
+{
+	c->u->sel = c->u->nshown ? c->u->nshown - 1 : 0;
+	move_to(c->u);
+	return UI_REDRAW;
+}
+
+/*
+ * The keys (htop's Action_setBindings): each action's line in the help,
+ * the keys bound to it and what it does, in the help's order (a group of
+ * keys has one line, on its first entry).  A key main acts on is passed on
+ * as an enum ui_action; the others are the screen's own functions.  A key
+ * is an entry here, not a case.
+ */
+static const struct key_action {
+	const char *help;	/* NULL: no line of its own */
+	int keys[3];		/* 0 ends the list */
+	enum ui_action pass;	/* without fn: what main is asked to do */
+	enum ui_action (*fn)(const struct key_ctx *c);	/* what the screen does */
+} key_actions[] = {
+	{ "p      pause the kernel's aggregation", { 'p' }, UI_PAUSE, NULL },
+	{ "c      continue it", { 'c' }, UI_CONT, NULL },
+	{ "z      clear the kernel's table (y/N)", { 'z' }, UI_NONE, act_clear },
+	{ "f      freeze the display", { 'f', ' ' }, UI_FREEZE, NULL },
+	{ "< >    previous/next sort column", { '<', '>' }, UI_NONE, act_sort_col },
+	{ "r      reverse the order", { 'r' }, UI_NONE, act_reverse },
+	{ "d      sort: change, rate /s, total", { 'd' }, UI_NONE, act_sort_change },
+	{ "k      sort by key", { 'k' }, UI_NONE, act_sort_key },
+	{ "t      totals only / with deltas", { 't' }, UI_NONE, act_totals },
+	{ "+ -    refresh slower / faster", { '+' }, UI_SLOWER, NULL },
+	{ NULL, { '-' }, UI_FASTER, NULL },
+	{ "/      filter rows by key (Esc clears)", { '/' }, UI_NONE, act_filter },
+	{ "Up Dn PgUp PgDn Home End  move", { KEY_UP }, UI_NONE, act_up },
+	{ NULL, { KEY_DOWN }, UI_NONE, act_down },
+	{ NULL, { KEY_PPAGE }, UI_NONE, act_page_up },
+	{ NULL, { KEY_NPAGE }, UI_NONE, act_page_down },
+	{ NULL, { KEY_HOME }, UI_NONE, act_home },
+	{ NULL, { KEY_END }, UI_NONE, act_end },
+	{ "Left Right  scroll long keys", { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_hscroll },
+	{ "Enter  expand a stack", { '\n', KEY_ENTER }, UI_NONE, act_expand },
+	{ "e      export the rows shown to files", { 'e' }, UI_EXPORT, NULL },
+	{ "Tab    next trigger", { '\t' }, UI_NEXT_TRIGGER, NULL },
+	{ "?      this help", { '?', 'h' }, UI_NONE, act_help },
+	{ "q      quit", { 'q', 'Q' }, UI_QUIT, NULL },
+	{ NULL, { 27 }, UI_NONE, act_escape },	/* Esc */
+	{ NULL, { KEY_RESIZE }, UI_REDRAW, NULL },
+};
+
+#define N_KEY_ACTIONS (sizeof(key_actions) / sizeof(key_actions[0]))
+
+/* Bind each key to its action: a key's action is then one look-up. */
+static void set_bindings(struct ui *u)
+{
+	size_t i, k;
+
+	for (i = 0; i < N_KEY_ACTIONS; i++)
+		for (k = 0; k < 3 && key_actions[i].keys[k]; k++)
+			u->bindings[key_actions[i].keys[k]] = &key_actions[i];
+}
+
+static const char *const help_legend[] = {
+	"bold cyan: new this interval",
+	"blue: gone from the kernel table",
+	"dim: stale, the latest read failed",
+};
+
+#define HELP_COLW 38
+
+/* The help, one key a line (the key table's): two columns when the screen is wide enough. */
+static void draw_help(struct ui *u)
+{
+	const char *help_keys[N_KEY_ACTIONS];
+	size_t nk = 0, nl = sizeof(help_legend) / sizeof(help_legend[0]);
+	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
+	size_t half, n = 0, i, body;
+	char lines[32][2 * HELP_COLW + 8];
+	int y0, x0, y, h;
+
+	for (i = 0; i < N_KEY_ACTIONS; i++)
+		if (key_actions[i].help)
+			help_keys[nk++] = key_actions[i].help;
+	half = two ? (nk + 1) / 2 : nk;
+	if (w > COLS)
+		w = COLS;
+	for (i = 0; i < half; i++)
+		snprintf(lines[n++], sizeof(lines[0]), "%-*s%s", two ? HELP_COLW : 0,
+			 help_keys[i], two && i + half < nk ? help_keys[i + half] : "");
+	lines[n++][0] = '\0';
+	for (i = 0; i < nl; i++)
+		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
+	/* border, title, body, footer, border */
+	h = (int)n + 4 <= LINES ? (int)n + 4 : LINES;
+	body = h > 4 ? (size_t)h - 4 : 1;
+	if (u->help_top + body > n)
+		u->help_top = n > body ? n - body : 0;
+	u->help_more = u->help_top + body < n;
+	y0 = (LINES - h) / 2;
+	x0 = (COLS - w) / 2;
+	attrset(pair(u, PAIR_TITLE, A_REVERSE));
+	for (y = 0; y < h; y++)
+		mvhline(y0 + y, x0, ' ', w);
+	put_cells(u, y0 + (h > 4), x0 + 2, "histtop keys", w - 3, 0);
+	for (i = 0; i < body && u->help_top + i < n; i++)
+		put_cells(u, y0 + 2 + (int)i, x0 + 2, lines[u->help_top + i], w - 3, 0);
+	put_cells(u, y0 + h - 1 - (h > 4), x0 + 2, u->help_more ? "Down: more   other keys close" :
+		  u->help_top ? "Up: back   other keys close" : "Any key closes this help.",
+		  w - 3, 0);
+	attrset(A_NORMAL);
+}
+
+/* While the help is up: a help longer than the screen scrolls; other keys close it. */
+static enum ui_action help_key(struct ui *u, int key, int page)
+{
+	if (key == KEY_DOWN || key == KEY_NPAGE || (key == ' ' && u->help_more)) {
+		if (u->help_more)
+			u->help_top += key == KEY_DOWN ? 1 : (size_t)(page > 1 ? page - 1 : 1);
+		return UI_REDRAW;
+	}
+	if (key == KEY_UP || key == KEY_PPAGE) {
+		if (key == KEY_UP && u->help_top)
+			u->help_top--;
+		else if (key == KEY_PPAGE)
+			u->help_top = u->help_top > (size_t)page ? u->help_top - page : 0;
+		return UI_REDRAW;
+	}
+	u->help = false;
+	u->help_top = 0;
+	return key == 'q' ? UI_QUIT : UI_REDRAW;
+}
+
 enum ui_action ui_handle_key(struct ui *u, int key, struct table *t, const struct ui_view *v)
 {
-	int page = LINES - HEADER_LINES - 1;
+	struct key_ctx c = { u, t, v, key, LINES - HEADER_LINES - 1 };
 
-	if (u->help) {
-		/* a help longer than the screen scrolls; other keys close it */
-		if (key == KEY_DOWN || key == KEY_NPAGE || (key == ' ' && u->help_more)) {
-			if (u->help_more)
-				u->help_top += key == KEY_DOWN ? 1 : (size_t)(page > 1 ? page - 1 : 1);
-			return UI_REDRAW;
-		}
-		if (key == KEY_UP || key == KEY_PPAGE) {
-			if (key == KEY_UP && u->help_top)
-				u->help_top--;
-			else if (key == KEY_PPAGE)
-				u->help_top = u->help_top > (size_t)page ? u->help_top - page : 0;
-			return UI_REDRAW;
-		}
-		u->help = false;
-		u->help_top = 0;
-		return key == 'q' ? UI_QUIT : UI_REDRAW;
-	}
-	switch (key) {
-	case 'q':
-	case 'Q':
-		return UI_QUIT;
-	case 'p':
-		return UI_PAUSE;
-	case 'c':
-		return UI_CONT;
-	case 'z':
-		/* the kernel's counts are lost for good: ask (an attached trigger is refused) */
-		if (!v->can_control)
-			return UI_CLEAR;
-		switch (ask(u, "Clear the kernel's table? y/N")) {
-		case PROMPT_DONE:
-			return UI_CLEAR;
-		case PROMPT_QUIT:
-			return UI_QUIT;
-		default:
-			return UI_REDRAW;
-		}
-	case 'f':
-	case ' ':
-		return UI_FREEZE;
-	case '+':
-		return UI_SLOWER;
-	case '-':
-		return UI_FASTER;
-	case 'e':
-		return UI_EXPORT;
-	case '\t':
-		return UI_NEXT_TRIGGER;
-	case '?':
-	case 'h':
-		u->help = true;
-		return UI_REDRAW;
-	case '<':
-	case '>':
-		if (t->ncols) {
-			table_sort_set_col(t, (table_sort_col(t) + (key == '>' ? 1 : (int)t->ncols - 1)) %
-					      (int)t->ncols);
-			if (table_sort_by(t) == TB_BY_KEY)
-				table_sort_set_by(t, u->show_totals ? TB_BY_TOTAL :
-						  u->per_sec ? TB_BY_RATE : TB_BY_DELTA);
-		}
-		return UI_REDRAW;
-	case 'r':
-		table_sort_set_ascending(t, !table_sort_ascending(t));
-		return UI_REDRAW;
-	case 'd':
-		/* a delta sort brings the deltas back */
-		/* total, change, rate per second, total ... */
-		table_sort_set_by(t, table_sort_by(t) == TB_BY_DELTA ? TB_BY_RATE :
-				  table_sort_by(t) == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA);
-		if (by_change(t)) {
-			u->show_totals = false;
-			u->per_sec = table_sort_by(t) == TB_BY_RATE;
-		}
-		return UI_REDRAW;
-	case 'k':
-		table_sort_set_by(t, TB_BY_KEY);
-		table_sort_set_ascending(t, true);
-		return UI_REDRAW;
-	case 't':
-		u->show_totals = !u->show_totals;
-		if (u->show_totals && by_change(t))
-			table_sort_set_by(t, TB_BY_TOTAL);
-		return UI_REDRAW;
-	case '/': {
-		char buf[sizeof(u->filter)];
-
-		snprintf(buf, sizeof(buf), "%s", u->filter);
-		switch (prompt(u, "filter: ", buf, sizeof(buf))) {
-		case PROMPT_QUIT:
-			return UI_QUIT;
-		case PROMPT_DONE:
-			snprintf(u->filter, sizeof(u->filter), "%s", buf);
-			break;
-		case PROMPT_CANCEL:
-			u->filter[0] = '\0';
-			break;
-		}
-		u->sel = u->top = 0;
-		unpin(u);
-		return UI_REDRAW;
-	}
-	case 27:
-		u->filter[0] = '\0';
-		u->expand = false;
-		return UI_REDRAW;
-	case '\n':
-	case KEY_ENTER:
-		u->expand = !u->expand;
-		u->pinned = true;
-		return UI_REDRAW;
-	case KEY_LEFT:
-	case KEY_RIGHT: {
-		int step = u->lay.keyw > 16 ? u->lay.keyw / 2 : 8;
-
-		u->hscroll += key == KEY_RIGHT ? step : -step;
-		if (u->hscroll > u->hscroll_max)
-			u->hscroll = u->hscroll_max;
-		if (u->hscroll < 0)
-			u->hscroll = 0;
-		return UI_REDRAW;
-	}
-	case KEY_UP:
-		if (u->sel)
-			u->sel--;
-		move_to(u);
-		return UI_REDRAW;
-	case KEY_DOWN:
-		if (u->sel + 1 < u->nshown)
-			u->sel++;
-		move_to(u);
-		return UI_REDRAW;
-	case KEY_PPAGE:
-		u->sel = u->sel > (size_t)page ? u->sel - page : 0;
-		move_to(u);
-		return UI_REDRAW;
-	case KEY_NPAGE:
-		u->sel += page;
-		if (u->sel >= u->nshown)
-			u->sel = u->nshown ? u->nshown - 1 : 0;
-		move_to(u);
-		return UI_REDRAW;
-	case KEY_HOME:
-		/* the top row, whichever key it holds, like before any move */
-		u->sel = 0;
-		unpin(u);
-		return UI_REDRAW;
-	case KEY_END:
-		u->sel = u->nshown ? u->nshown - 1 : 0;
-		move_to(u);
-		return UI_REDRAW;
-	case KEY_RESIZE:
-		return UI_REDRAW;
-	}
-	return UI_NONE;
+	if (u->help)
+		return help_key(u, key, c.page);
+	if (key < 0 || key > KEY_MAX || !u->bindings[key])
+		return UI_NONE;
+	return u->bindings[key]->fn ? u->bindings[key]->fn(&c) : u->bindings[key]->pass;
 }

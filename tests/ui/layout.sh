@@ -71,11 +71,13 @@ help_check() {
 	wait_for 'histtop keys'
 	like "$(screen)" "p +pause the kernel's aggregation( |$)" "$id: the help's first line is whole"
 	# from 80 columns every entry shows whole, each followed by a blank or
-	# the line's end (the entries are the help_keys strings of ui.c)
+	# the line's end (the entries are the help strings of ui.c's key_actions)
 	if [ "$w" -ge 80 ]; then
 		scr=$(screen)
-		bad=$(sed -n '/help_keys\[\] = {/,/^};/s/^\t"\(.*\)",$/\1/p' \
-			"${top_srcdir:-.}/histtop/ui.c" | while IFS= read -r e; do
+		entries=$(sed -n '/key_actions\[\] = {/,/^};/s/^\t{ "\(.*\)", {[^}]*}, UI_[A-Z_]*, [a-z_A-Z]* },$/\1/p' \
+			"${top_srcdir:-.}/histtop/ui.c")
+		[ -n "$entries" ] || entries="(no help entries found in ui.c)"
+		bad=$(printf '%s\n' "$entries" | while IFS= read -r e; do
 			printf '%s\n' "$scr" | grep -qF -- "$e" || { echo "missing: $e"; continue; }
 			printf '%s\n' "$scr" | awk -v e="$e" '
 				(i = index($0, e)) && substr($0, i + length(e), 1) ~ /^ ?$/ { f = 1 }
