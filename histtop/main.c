@@ -852,171 +852,225 @@ static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
 	v->stale_since = r->read_error ? v->stale_since : 0;
 }
 
-static int run_ui(struct app *a)
+/* The screen's loop: the trigger shown, its view, the clock the reads follow. */
+struct ui_loop {
+	struct app *a;
+	struct ui *u;
+	struct ui_view v;
+	struct run *r;		/* the trigger shown */
+	size_t cur;		/* its index */
+	char *desc;		/* the view's desc (owned) */
+	double start, next;	/* reads are due at next, counted from start */
+	char *fatal_err;	/* why histtop ends with 1 (owned), or NULL */
+};
+
+/* One read of every trigger, the one shown or not: -1 on a fatal error. */
+static int read_all(struct ui_loop *l)
+{
+	struct app *a = l->a;
+	char *err = NULL;
+	size_t i;
+
+	for (i = 0; i < a->nruns; i++) {
+		struct run *ri = &a->runs[i];
+		int fr;
+
+		if (ri->ended)
+			continue;
+		fr = take_frame(ri, &err);
+		if (fatal(ri, fr)) {
+			l->fatal_err = a->nruns > 1 ? xasprintf("%s: %s", ri->tr->name, err) : err;
+			if (l->fatal_err != err)
+				free(err);
+			return -1;
+		}
+		if (fr == 1) {
+			ri->ended = true;
+		} else if (fr < 0) {
+			/* shown until a frame reads well, the numbers marked stale */
+			free(ri->read_error);
+			ri->read_error = err;
+			err = NULL;
+			if (ri == l->r && !l->v.stale_since)
+				l->v.stale_since = time(NULL);
+		} else {
+			free(ri->read_error);
+			ri->read_error = NULL;
+			if (ri == l->r)
+				l->v.stale_since = 0;
+		}
+	}
+	return 0;
+}
+
+/* Tab: show the next trigger. */
+static void show_next(struct ui_loop *l)
+{
+	struct app *a = l->a;
+
+	if (a->nruns < 2) {
+		set_status(l->r, false, "one trigger: give several -e groups or "
+			   "--config to switch between them");
+		return;
+	}
+	l->cur = (l->cur + 1) % a->nruns;
+	l->r = &a->runs[l->cur];
+	source_set_warn_sink(warn_to_status, l->r);
+	ui_show(a, l->cur, &l->v, &l->desc);
+	if (l->r->read_error && !l->v.stale_since)
+		l->v.stale_since = time(NULL);
+}
+
+/* p, c, z: pause, continue or clear the kernel's aggregation. */
+static void control(struct ui_loop *l, enum ui_action act)
 {
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
-	struct ui_view v = { 0 };
-	struct ui *u;
-	struct run *r = &a->runs[0];	/* the trigger shown */
-	char *err = NULL, *fatal_err = NULL, *desc = NULL;
-	double start = now_mono(), next = start;
-	size_t cur = 0, i;
+	enum src_ctl c = act == UI_PAUSE ? SRC_PAUSE : act == UI_CONT ? SRC_CONT : SRC_CLEAR;
+	struct run *r = l->r;
+	char *err = NULL;
+
+	if (source_control(r->src, c, &err)) {
+		set_status(r, true, "%s", err);
+		free(err);
+		return;
+	}
+	if (c == SRC_CLEAR)
+		table_reset(r->t);
+	set_status(r, false, "the kernel's aggregation is %s", ctl_done[c]);
+	l->start = l->next = now_mono();	/* show the new state now */
+}
+
+/* e: the rows shown to files. */
+static void export_shown(struct ui_loop *l)
+{
+	struct run *r = l->r;
+	char prefix[64], *what = NULL, *base;
+	time_t now = time(NULL);
+
+	strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
+	base = export_prefix(l->a, r, l->a->o->export ? l->a->o->export : prefix);
+	r->keep = ui_filtered(l->u) ? ui_row_shown : NULL;
+	r->keep_ctx = l->u;
+	if (export_frame(r, base, true, &what))
+		set_status(r, true, "export: %s", what);
+	else if (r->keep)
+		set_status(r, false, "wrote %s (%zu of %zu rows, as filtered; the "
+			   ".hist whole)", what, count_kept(r), r->t->nrows);
+	else
+		set_status(r, false, "wrote %s", what);
+	r->keep = NULL;
+	free(what);
+	free(base);
+}
+
+/* Do what a key asked: false when it asks to quit. */
+static bool do_action(struct ui_loop *l, enum ui_action act)
+{
+	struct ui_view *v = &l->v;
+
+	switch (act) {
+	case UI_QUIT:
+		return false;
+	case UI_NEXT_TRIGGER:
+		show_next(l);
+		break;
+	case UI_PAUSE:
+	case UI_CONT:
+	case UI_CLEAR:
+		control(l, act);
+		break;
+	case UI_FREEZE:
+		v->frozen = !v->frozen;
+		set_status(l->r, false, v->frozen ? "display frozen; the kernel keeps counting "
+			   "(f resumes)" : "display resumed");
+		if (!v->frozen)
+			l->start = l->next = now_mono();
+		break;
+	case UI_FASTER:
+	case UI_SLOWER:
+		v->delay = step_delay(v->delay, act == UI_SLOWER ? 1 : -1);
+		set_status(l->r, false, "refresh every %.2gs", v->delay);
+		l->start = now_mono();
+		l->next = l->start + v->delay;
+		break;
+	case UI_EXPORT:
+		export_shown(l);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* Draw the trigger shown, as the latest frames left it. */
+static void draw(struct ui_loop *l)
+{
+	l->v.ended = l->r->ended;
+	l->v.status = l->r->status;
+	l->v.status_error = l->r->status_error;
+	l->v.read_error = l->r->read_error;
+	ui_order(l->u, l->r->t, &l->v);
+	ui_draw(l->u, &l->v);
+}
+
+static int run_ui(struct app *a)
+{
+	struct ui_loop l = { .a = a, .r = &a->runs[0], .start = now_mono() };
+	char *err = NULL;
 	long n = 0;
 	int ret = 0;
 	bool lost;
 
-	u = ui_new(a->o->color, &quit_signal, &err);
-	if (!u) {
+	l.next = l.start;
+	l.u = ui_new(a->o->color, &quit_signal, &err);
+	if (!l.u) {
 		say_err("", err);
 		free(err);
 		return 1;
 	}
-	source_set_warn_sink(warn_to_status, r);
-	ui_show(a, cur, &v, &desc);
-	v.delay = a->o->delay;
-	v.top = a->o->top;
+	source_set_warn_sink(warn_to_status, l.r);
+	ui_show(a, l.cur, &l.v, &l.desc);
+	l.v.delay = a->o->delay;
+	l.v.top = a->o->top;
 
 	while (!quit_signal) {
-		enum ui_action act;
 		int key, wait_ms;
 
-		if (!v.frozen && now_mono() >= next) {
+		if (!l.v.frozen && now_mono() >= l.next) {
 			/* -n: the last frame stays up for its interval */
 			if (a->o->iterations && n >= a->o->iterations)
 				break;
 			n++;
-			/* every trigger keeps counting, the one shown or not */
-			for (i = 0; i < a->nruns; i++) {
-				struct run *ri = &a->runs[i];
-				int fr;
-
-				if (ri->ended)
-					continue;
-				fr = take_frame(ri, &err);
-				if (fatal(ri, fr)) {
-					fatal_err = a->nruns > 1 ?
-						    xasprintf("%s: %s", ri->tr->name, err) : err;
-					if (fatal_err != err)
-						free(err);
-					ret = 1;
-					goto out;
-				}
-				if (fr == 1) {
-					ri->ended = true;
-				} else if (fr < 0) {
-					/* shown until a frame reads well, the numbers marked stale */
-					free(ri->read_error);
-					ri->read_error = err;
-					err = NULL;
-					if (ri == r && !v.stale_since)
-						v.stale_since = time(NULL);
-				} else {
-					free(ri->read_error);
-					ri->read_error = NULL;
-					if (ri == r)
-						v.stale_since = 0;
-				}
+			if (read_all(&l)) {
+				ret = 1;
+				break;
 			}
-			next = next_read(r, start, v.delay);
+			l.next = next_read(l.r, l.start, l.v.delay);
 		}
-		v.ended = r->ended;
-		v.status = r->status;
-		v.status_error = r->status_error;
-		v.read_error = r->read_error;
-		ui_order(u, r->t, &v);
-		ui_draw(u, &v);
-		wait_ms = v.frozen || r->ended ? 1000 : (int)ceil((next - now_mono()) * 1000);
-		key = ui_getkey(u, wait_ms < 0 ? 0 : wait_ms);
+		draw(&l);
+		wait_ms = l.v.frozen || l.r->ended ? 1000 :
+			  (int)ceil((l.next - now_mono()) * 1000);
+		key = ui_getkey(l.u, wait_ms < 0 ? 0 : wait_ms);
 		if (key == UI_KEY_LOST)
 			break;	/* the terminal is gone: quit, as on q */
 		if (key < 0)
 			continue;
 		/* a message stays until the next key */
-		free(r->status);
-		r->status = NULL;
-		act = ui_handle_key(u, key, r->t, &v);
-		switch (act) {
-		case UI_QUIT:
-			goto out;
-		case UI_NEXT_TRIGGER:
-			if (a->nruns < 2) {
-				set_status(r, false, "one trigger: give several -e groups or "
-					   "--config to switch between them");
-				break;
-			}
-			cur = (cur + 1) % a->nruns;
-			r = &a->runs[cur];
-			source_set_warn_sink(warn_to_status, r);
-			ui_show(a, cur, &v, &desc);
-			if (r->read_error && !v.stale_since)
-				v.stale_since = time(NULL);
+		free(l.r->status);
+		l.r->status = NULL;
+		if (!do_action(&l, ui_handle_key(l.u, key, l.r->t, &l.v)))
 			break;
-		case UI_PAUSE:
-		case UI_CONT:
-		case UI_CLEAR: {
-			enum src_ctl c = act == UI_PAUSE ? SRC_PAUSE : act == UI_CONT ? SRC_CONT : SRC_CLEAR;
-
-			if (source_control(r->src, c, &err)) {
-				set_status(r, true, "%s", err);
-				free(err);
-				err = NULL;
-				break;
-			}
-			if (c == SRC_CLEAR)
-				table_reset(r->t);
-			set_status(r, false, "the kernel's aggregation is %s", ctl_done[c]);
-			start = next = now_mono();	/* show the new state now */
-			break;
-		}
-		case UI_FREEZE:
-			v.frozen = !v.frozen;
-			set_status(r, false, v.frozen ? "display frozen; the kernel keeps counting "
-					"(f resumes)" : "display resumed");
-			if (!v.frozen)
-				start = next = now_mono();
-			break;
-		case UI_FASTER:
-		case UI_SLOWER:
-			v.delay = step_delay(v.delay, act == UI_SLOWER ? 1 : -1);
-			set_status(r, false, "refresh every %.2gs", v.delay);
-			start = now_mono();
-			next = start + v.delay;
-			break;
-		case UI_EXPORT: {
-			char prefix[64], *what = NULL, *base;
-			time_t now = time(NULL);
-
-			strftime(prefix, sizeof(prefix), "histtop-%Y%m%d-%H%M%S", localtime(&now));
-			base = export_prefix(a, r, a->o->export ? a->o->export : prefix);
-			r->keep = ui_filtered(u) ? ui_row_shown : NULL;
-			r->keep_ctx = u;
-			if (export_frame(r, base, true, &what))
-				set_status(r, true, "export: %s", what);
-			else if (r->keep)
-				set_status(r, false, "wrote %s (%zu of %zu rows, as filtered; the "
-					   ".hist whole)", what, count_kept(r), r->t->nrows);
-			else
-				set_status(r, false, "wrote %s", what);
-			r->keep = NULL;
-			free(what);
-			free(base);
-			break;
-		}
-		default:
-			break;
-		}
 	}
-out:
-	lost = ui_input_lost(u);
-	ui_free(u);
+	lost = ui_input_lost(l.u);
+	ui_free(l.u);
 	source_set_warn_sink(NULL, NULL);
 	if (lost && !quit_signal)
 		fprintf(stderr, "histtop: the terminal's input ended; quitting\n");
-	if (fatal_err) {
-		say_err("", fatal_err);
-		free(fatal_err);
+	if (l.fatal_err) {
+		say_err("", l.fatal_err);
+		free(l.fatal_err);
 	}
-	free(desc);
+	free(l.desc);
 	return ret;
 }
 

@@ -515,11 +515,9 @@ static void default_name(struct opts_trig *tr)
 	}
 }
 
-/* What needs every trigger: the checks after the command line and --config. */
-static int opts_finish(struct opts *o, char **err)
+/* --replay with no -e: the options given are its one trigger's. */
+static int one_trigger(struct opts *o, char **err)
 {
-	size_t i, j;
-
 	if (!o->ntrigs) {
 		if (!o->replay) {
 			*err = xstrdup(o->config ? "no trigger: the --config file has none and the "
@@ -533,6 +531,12 @@ static int opts_finish(struct opts *o, char **err)
 		o->trigs[0].where = xstrdup("the command line");
 		o->ntrigs = 1;
 	}
+	return 0;
+}
+
+/* Options that do not go together. */
+static int check_together(const struct opts *o, char **err)
+{
 	if (o->replay && o->attach) {
 		*err = xstrdup("--replay and --attach do not go together");
 		return -1;
@@ -562,46 +566,70 @@ static int opts_finish(struct opts *o, char **err)
 			       "instance of its own; leave --instance out");
 		return -1;
 	}
-	for (i = 0; i < o->ntrigs; i++) {
-		struct opts_trig *tr = &o->trigs[i];
-		char *pre = trig_prefix(o, tr);
+	return 0;
+}
 
-		if (!o->replay && !o->attach && !tr->keys) {
-			*err = xasprintf("%sno keys: give -k KEY (or --attach to view an existing "
-					 "trigger)", pre);
-			free(pre);
-			return -1;
-		}
-		if (o->attach && (tr->vals || tr->filter || tr->size)) {
-			*err = xasprintf("%s--attach views the trigger as it is: -v, --filter, --size, "
-					 "--keep and --include-self do not apply", pre);
-			free(pre);
-			return -1;
-		}
-		default_name(tr);
-		if (!strcmp(tr->name, "trigger") || !strcmp(tr->name, "build")) {
-			/* histtop_trigger_* and histtop_build_info are histtop's own */
-			*err = xasprintf("%sthe name '%s' is histtop's own (histtop_%s_...): give "
-					 "--name another", pre, tr->name, tr->name);
-			free(pre);
-			return -1;
-		}
-		free(pre);
-		if (!tr->max_series)
-			tr->max_series = OPTS_MAX_SERIES_DEFAULT;
-		for (j = 0; j < i; j++) {
-			if (strcmp(o->trigs[j].name, tr->name))
-				continue;
-			if (strcmp(o->trigs[j].where, tr->where))
-				*err = xasprintf("two triggers are named '%s' (%s and %s): give each "
-						 "its own --name", tr->name, o->trigs[j].where,
-						 tr->where);
-			else
-				*err = xasprintf("two triggers are named '%s': give each its own "
-						 "--name", tr->name);
-			return -1;
-		}
+/* Trigger tr's own checks, and its name and --max-series defaults. */
+static int check_trigger(const struct opts *o, struct opts_trig *tr, char **err)
+{
+	char *pre = trig_prefix(o, tr);
+	int ret = -1;
+
+	if (!o->replay && !o->attach && !tr->keys) {
+		*err = xasprintf("%sno keys: give -k KEY (or --attach to view an existing "
+				 "trigger)", pre);
+		goto out;
 	}
+	if (o->attach && (tr->vals || tr->filter || tr->size)) {
+		*err = xasprintf("%s--attach views the trigger as it is: -v, --filter, --size, "
+				 "--keep and --include-self do not apply", pre);
+		goto out;
+	}
+	default_name(tr);
+	if (!strcmp(tr->name, "trigger") || !strcmp(tr->name, "build")) {
+		/* histtop_trigger_* and histtop_build_info are histtop's own */
+		*err = xasprintf("%sthe name '%s' is histtop's own (histtop_%s_...): give "
+				 "--name another", pre, tr->name, tr->name);
+		goto out;
+	}
+	if (!tr->max_series)
+		tr->max_series = OPTS_MAX_SERIES_DEFAULT;
+	ret = 0;
+out:
+	free(pre);
+	return ret;
+}
+
+/* Trigger i's name is not one before it. */
+static int check_unique(const struct opts *o, size_t i, char **err)
+{
+	const struct opts_trig *tr = &o->trigs[i];
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		if (strcmp(o->trigs[j].name, tr->name))
+			continue;
+		if (strcmp(o->trigs[j].where, tr->where))
+			*err = xasprintf("two triggers are named '%s' (%s and %s): give each "
+					 "its own --name", tr->name, o->trigs[j].where, tr->where);
+		else
+			*err = xasprintf("two triggers are named '%s': give each its own "
+					 "--name", tr->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* What needs every trigger: the checks after the command line and --config. */
+static int opts_finish(struct opts *o, char **err)
+{
+	size_t i;
+
+	if (one_trigger(o, err) || check_together(o, err))
+		return -1;
+	for (i = 0; i < o->ntrigs; i++)
+		if (check_trigger(o, &o->trigs[i], err) || check_unique(o, i, err))
+			return -1;
 	return 0;
 }
 

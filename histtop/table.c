@@ -579,21 +579,15 @@ static void take_trigger(struct table *t, const struct hp_hist *h)
 	t->size = s ? strtoull(s + 6, NULL, 10) : 0;
 }
 
-int table_update(struct table *t, const struct hp_hist *h, double now)
+/*
+ * The frame's totals.  A kernel clear shows as fewer hits, entries or
+ * drops than before, or a new trigger info (another table); after the
+ * update, as a row whose hitcount went down or one that left the table
+ * (entries never leave a tracing map but by a clear).  A clear followed by
+ * a burst has more hits than before: only the rows can tell.
+ */
+static void take_totals(struct table *t, const struct hp_hist *h, bool first)
 {
-	bool first = t->frames == 0, moved, went_down = false;
-	size_t i, j, kept, nprev, again = 0;
-
-	if (frame_begin(t, h, now))
-		return -1;
-
-	/*
-	 * A kernel clear shows as fewer hits, entries or drops than before, or
-	 * a new trigger info (another table); after the update, as a row whose
-	 * hitcount went down or one that left the table (entries never leave
-	 * a tracing map but by a clear).  A clear followed by a burst has more
-	 * hits than before: only the rows can tell.
-	 */
 	t->cleared = !first && (h->hits < t->hits || h->total_entries < t->entries ||
 				h->dropped < t->dropped ||
 				(t->trigger && strcmp(t->trigger, h->trigger)));
@@ -604,26 +598,93 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 	t->dropped = h->dropped;
 	t->entries = h->total_entries;
 	take_trigger(t, h);
+}
 
-	/* mark */
+/* What one table_update pass saw, for the clear test and the sort. */
+struct pass {
+	bool first;		/* the table's first frame */
+	bool moved;		/* a row changed: the order may have */
+	bool went_down;		/* a row's hitcount went down */
+	size_t nprev;		/* rows in the last frame */
+	size_t again;		/* of those, rows in this one */
+};
+
+/* mark: every row unseen until the frame shows it */
+static void mark_rows(struct table *t)
+{
+	size_t i;
+
 	for (i = 0; i < t->nrows; i++) {
 		t->rows[i]->stale++;
 		t->rows[i]->fresh = false;
 	}
-	/* update: an entry the memo knew has the values its row has */
+}
+
+/* Row r is entry e of the frame (fresh: a new row): its values and deltas. */
+static void update_row(struct table *t, struct pass *p, struct tb_row *r,
+		       const struct hp_entry *e, bool fresh)
+{
+	const uint64_t *vals;
+	size_t j;
+
+	if (!e->vals && r->stale == 1 && !t->cleared) {
+		/* the line of the last frame again: no delta */
+		for (j = 0; j < t->ncols; j++) {
+			if (r->delta[j]) {
+				r->delta[j] = 0;
+				r->rate[j] = 0;
+				p->moved = true;
+			}
+		}
+		r->stale = 0;
+		r->fresh = false;
+		return;
+	}
+	fresh = fresh || r->stale > 1;	/* back after vanishing */
+	p->moved |= fresh;
+	vals = e->vals ? e->vals : r->total;	/* no vals: the line is the same */
+	for (j = 0; j < t->ncols; j++) {
+		uint64_t v = vals[j], d;
+
+		if (t->cols[j].gauge)
+			d = 0;
+		else if (fresh || t->cleared || v < r->total[j])
+			d = p->first ? 0 : v;	/* counted since the last frame */
+		else
+			d = v - r->total[j];
+		if (j == 0 && !fresh && v < r->total[0])
+			p->went_down = true;
+		p->moved |= r->total[j] != v || r->delta[j] != d;
+		r->total[j] = v;
+		r->delta[j] = d;
+		r->rate[j] = d && t->interval > 0 ? d / t->interval : 0;
+	}
+	if (!e->memo) {
+		free(r->extra);
+		r->extra = e->extra ? xstrdup(e->extra) : NULL;
+	}
+	if (e->vals)
+		set_text(t, r, e);
+	r->stale = 0;
+	r->fresh = !p->first && fresh;
+}
+
+/* update: each entry to its row; an entry the memo knew has the values its row has */
+static void update_rows(struct table *t, const struct hp_hist *h, struct pass *p)
+{
+	size_t i;
+
 	t->appeared = 0;
-	moved = t->cleared;
 	t->byentry = xgrow(t->byentry, &t->byentry_cap, h->nentries + 1, sizeof(*t->byentry));
-	nprev = t->nbyentry;
+	p->nprev = t->nbyentry;
 	t->nbyentry = 0;
 	for (i = 0; i < h->nentries; i++) {
 		const struct hp_entry *e = &h->entries[i];
 		struct tb_row *r = e->memo ? (struct tb_row *)e->memo : NULL;
-		const uint64_t *vals;
 		bool fresh;
 
 		/* a changed line is most often the row that was there before */
-		if (!r && i < nprev && !strcmp(t->byentry[i]->key, e->key))
+		if (!r && i < p->nprev && !strcmp(t->byentry[i]->key, e->key))
 			r = t->byentry[i];
 		if (!r)
 			r = lookup(t, e->key);
@@ -635,57 +696,18 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		} else if (!r->stale) {
 			continue;	/* a duplicate key in one frame: first wins */
 		} else if (r->stale == 1) {
-			again++;	/* it was in the last frame */
+			p->again++;	/* it was in the last frame */
 		}
 		t->byentry[t->nbyentry++] = r;
-		if (!e->vals && r->stale == 1 && !t->cleared) {
-			/* the line of the last frame again: no delta */
-			for (j = 0; j < t->ncols; j++) {
-				if (r->delta[j]) {
-					r->delta[j] = 0;
-					r->rate[j] = 0;
-					moved = true;
-				}
-			}
-			r->stale = 0;
-			r->fresh = false;
-			continue;
-		}
-		fresh = fresh || r->stale > 1;	/* back after vanishing */
-		moved |= fresh;
-		vals = e->vals ? e->vals : r->total;	/* no vals: the line is the same */
-		for (j = 0; j < t->ncols; j++) {
-			uint64_t v = vals[j], d;
+		update_row(t, p, r, e, fresh);
+	}
+}
 
-			if (t->cols[j].gauge)
-				d = 0;
-			else if (fresh || t->cleared || v < r->total[j])
-				d = first ? 0 : v;	/* counted since the last frame */
-			else
-				d = v - r->total[j];
-			if (j == 0 && !fresh && v < r->total[0])
-				went_down = true;
-			moved |= r->total[j] != v || r->delta[j] != d;
-			r->total[j] = v;
-			r->delta[j] = d;
-			r->rate[j] = d && t->interval > 0 ? d / t->interval : 0;
-		}
-		if (!e->memo) {
-			free(r->extra);
-			r->extra = e->extra ? xstrdup(e->extra) : NULL;
-		}
-		if (e->vals)
-			set_text(t, r, e);
-		r->stale = 0;
-		r->fresh = !first && fresh;
-	}
-	if (!first && !t->cleared) {
-		if (went_down || again < nprev) {	/* a row went down, or left the table */
-			count_from_zero(t, h);
-			moved = true;
-		}
-	}
-	/* age the rest: a vanished row shows zero deltas, then goes */
+/* age the rest: a vanished row shows zero deltas, then goes.  True when rows went. */
+static bool age_rows(struct table *t)
+{
+	size_t i, kept;
+
 	t->vanished = 0;
 	for (i = 0, kept = 0; i < t->nrows; i++) {
 		struct tb_row *r = t->rows[i];
@@ -702,17 +724,37 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 		}
 		t->rows[kept++] = r;
 	}
-	if (kept != t->nrows) {
-		t->nrows = kept;
-		rehash(t, t->nbuckets ? t->nbuckets : 64);
+	if (kept == t->nrows)
+		return false;
+	t->nrows = kept;
+	rehash(t, t->nbuckets ? t->nbuckets : 64);
+	t->tstale = true;
+	return true;
+}
+
+int table_update(struct table *t, const struct hp_hist *h, double now)
+{
+	struct pass p = { .first = t->frames == 0 };
+
+	if (frame_begin(t, h, now))
+		return -1;
+	take_totals(t, h, p.first);
+	mark_rows(t);
+	p.moved = t->cleared;
+	update_rows(t, h, &p);
+	if (!p.first && !t->cleared && (p.went_down || p.again < p.nprev)) {
+		/* a row went down, or left the table */
+		count_from_zero(t, h);
+		p.moved = true;
+	}
+	if (age_rows(t)) {
 		rank_keys(t);
-		t->tstale = true;
-		moved = true;
+		p.moved = true;
 	} else if (t->appeared) {
 		rank_keys(t);
 	}
 	/* no row changed: the order stands (the screen may want more of it) */
-	if (moved || t->vanished || first)
+	if (p.moved || t->vanished || p.first)
 		table_sort_top(t, t->ord->limit);
 	else
 		table_sort_upto(t, t->ord->limit ? t->ord->limit : t->nrows);
