@@ -172,6 +172,18 @@ like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+
 	"clear + burst: fx_a's delta is all 30 hits since the clear, not 20"
 like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1,[0-9.]+$' \
 	"a row that left the kernel's table is marked gone in CSV"
+# CSV names are unique: a key field named like histtop's own columns, or keyed twice
+mkdir -p "$tmp/rpn"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=time,gone,pid,pid:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ time:          7, gone:          1, pid:        42, pid:        42 } hitcount:          3' '' \
+	'Totals:' '    Hits: 3' '    Entries: 1' '    Dropped: 0' >"$tmp/rpn/001.hist"
+out=$("$HISTTOP" --replay "$tmp/rpn" --csv -d 0.01)
+is "$(printf '%s\n' "$out" | head -n 1 | tr ',' '\n' | sort | uniq -d | tr '\n' ' ')" "" \
+	"CSV: no column name twice when keys are named time and gone or keyed twice"
+is "$(printf '%s\n' "$out" | head -n 1)" \
+	"frame,time,time.2,gone.2,pid,pid.2,hitcount,hitcount_delta,hitcount_rate,gone,unix_time" \
+	"CSV: a field named like histtop's own columns or keyed twice gets .2"
 out=$("$HISTTOP" --replay "$tmp/rpc" --json -d 0.01 | tail -n 1)
 like "$out" '"key":"child_comm: fx_a",[^}]*\},"total":\{"hitcount":30\},"delta":\{"hitcount":30\}' \
 	"clear + burst in NDJSON: delta 30"
