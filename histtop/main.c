@@ -566,6 +566,9 @@ static int refresh_all(struct app *a)
 		fr = refresh(r, &err);
 		if (fr == 1) {
 			r->ended = true;	/* a replay: its last frame stays */
+		} else if (fr < 0 && quit_signal) {
+			free(err);	/* a read the signal interrupted: no error */
+			return -1;
 		} else if (fr < 0) {
 			say_err(a->nruns > 1 ? r->tr->name : "", err);
 			free(err);
@@ -604,7 +607,7 @@ static int run_batch(struct app *a)
 	sb_init(&sb);
 	while (!quit_signal) {
 		if (refresh_all(a)) {
-			ret = 1;
+			ret = !quit_signal;	/* a signal: main() gives 128+N */
 			goto out;
 		}
 		for (i = 0, ngood = 0; i < a->nruns; i++) {
@@ -758,7 +761,7 @@ static int run_exporter(struct app *a)
 	sb_init(&om);
 	while (!quit_signal) {
 		if (refresh_all(a)) {
-			ret = 1;
+			ret = !quit_signal;	/* a signal: main() gives 128+N */
 			goto out;
 		}
 		render_expo(a, &prom, &om);
@@ -893,6 +896,11 @@ static int run_ui(struct app *a)
 				if (ri->ended)
 					continue;
 				fr = take_frame(ri, &err);
+				if (fr < 0 && quit_signal) {
+					free(err);	/* interrupted: no error */
+					err = NULL;
+					goto out;
+				}
 				if (fatal(ri, fr)) {
 					fatal_err = a->nruns > 1 ?
 						    xasprintf("%s: %s", ri->tr->name, err) : err;

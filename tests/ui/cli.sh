@@ -259,6 +259,20 @@ is "$(cat "$tmp/lv/instances/lv/events/syscalls/sys_enter_read/trigger")" \
 # a slow first frame (a FIFO the writer fills after 1 s): the later frames
 # keep the schedule, with no burst of catch-up frames; --profile counts CPU
 # time, so the second spent blocked in open() is not a slow read
+# a signal while the first read is still blocked: the signal's exit, no error
+mkdir -p "$tmp/blocked"
+mkfifo "$tmp/blocked/001.hist"
+for mode in --json --openmetrics "--listen 127.0.0.1:0"; do
+	# shellcheck disable=SC2086 # the mode is two words for --listen
+	"$HISTTOP" --replay "$tmp/blocked" $mode -d 0.1 >/dev/null 2>"$tmp/blocked.err" &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	is "$rc $(grep -v '^histtop: serving' "$tmp/blocked.err" | head -n 1)" "143 " \
+		"$mode: SIGTERM during a blocked first read exits 143, no error"
+done
 mkdir -p "$tmp/slow"
 mkfifo "$tmp/slow/001.hist"
 for i in 2 3 4 5; do cp "$FIXTURES/fork-paused.hist" "$tmp/slow/00$i.hist"; done
