@@ -566,6 +566,9 @@ static int refresh_all(struct app *a)
 		fr = refresh(r, &err);
 		if (fr == 1) {
 			r->ended = true;	/* a replay: its last frame stays */
+		} else if (fr < 0 && quit_signal) {
+			free(err);	/* a read the signal interrupted: no error */
+			return -1;
 		} else if (fr < 0) {
 			say_err(a->nruns > 1 ? r->tr->name : "", err);
 			free(err);
@@ -604,7 +607,7 @@ static int run_batch(struct app *a)
 	sb_init(&sb);
 	while (!quit_signal) {
 		if (refresh_all(a)) {
-			ret = 1;
+			ret = !quit_signal;	/* a signal: main() gives 128+N */
 			goto out;
 		}
 		for (i = 0, ngood = 0; i < a->nruns; i++) {
@@ -758,7 +761,7 @@ static int run_exporter(struct app *a)
 	sb_init(&om);
 	while (!quit_signal) {
 		if (refresh_all(a)) {
-			ret = 1;
+			ret = !quit_signal;	/* a signal: main() gives 128+N */
 			goto out;
 		}
 		render_expo(a, &prom, &om);
@@ -864,7 +867,10 @@ struct ui_loop {
 	char *fatal_err;	/* why histtop ends with 1 (owned), or NULL */
 };
 
-/* One read of every trigger, the one shown or not: -1 on a fatal error. */
+/*
+ * One read of every trigger, the one shown or not: 0, -1 on a fatal error,
+ * 1 when a signal interrupted it (no error: histtop ends as on q).
+ */
 static int read_all(struct ui_loop *l)
 {
 	struct app *a = l->a;
@@ -878,6 +884,10 @@ static int read_all(struct ui_loop *l)
 		if (ri->ended)
 			continue;
 		fr = take_frame(ri, &err);
+		if (fr < 0 && quit_signal) {
+			free(err);	/* interrupted: no error */
+			return 1;
+		}
 		if (fatal(ri, fr)) {
 			l->fatal_err = a->nruns > 1 ? xasprintf("%s: %s", ri->tr->name, err) : err;
 			if (l->fatal_err != err)
@@ -1018,7 +1028,7 @@ static int run_ui(struct app *a)
 	struct ui_loop l = { .a = a, .r = &a->runs[0], .start = now_mono() };
 	char *err = NULL;
 	long n = 0;
-	int ret = 0;
+	int ret = 0, fr;
 	bool lost;
 
 	l.next = l.start;
@@ -1041,10 +1051,11 @@ static int run_ui(struct app *a)
 			if (a->o->iterations && n >= a->o->iterations)
 				break;
 			n++;
-			if (read_all(&l)) {
+			fr = read_all(&l);
+			if (fr < 0)
 				ret = 1;
+			if (fr)
 				break;
-			}
 			l.next = next_read(l.r, l.start, l.v.delay);
 		}
 		draw(&l);

@@ -483,6 +483,99 @@ static char *csv_key_name(const struct table *t, size_t k)
 	return xstrdup(t->key_names[k]);
 }
 
+struct names {
+	char **v;
+	bool *own;	/* histtop's own column: it keeps its name */
+	size_t n;
+};
+
+static void names_add(struct names *nm, char *name, bool own)
+{
+	nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof(*nm->v));
+	nm->own = xrealloc(nm->own, (nm->n + 1) * sizeof(*nm->own));
+	nm->own[nm->n] = own;
+	nm->v[nm->n++] = name;
+}
+
+static bool names_taken(const struct names *nm, size_t i, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < nm->n; j++)
+		if (j != i && (j < i || nm->own[j]) && !strcmp(nm->v[j], name))
+			return true;
+	return false;
+}
+
+/*
+ * histtop's own columns (frame, time, gone, unix_time) keep their names;
+ * a field's column whose name is taken, by them or by an earlier column
+ * (a field keyed twice), gets ".2", ".3"...
+ */
+static void names_unique(struct names *nm)
+{
+	size_t i, k;
+
+	for (i = 0; i < nm->n; i++) {
+		char *base = nm->v[i];
+
+		if (nm->own[i])
+			continue;
+		for (k = 2; names_taken(nm, i, nm->v[i]); k++) {
+			if (nm->v[i] != base)
+				free(nm->v[i]);
+			nm->v[i] = xasprintf("%s.%zu", base, k);
+		}
+		if (nm->v[i] != base)
+			free(base);
+	}
+}
+
+static void csv_header(FILE *f, const struct table *t)
+{
+	struct names nm = { 0 };
+	size_t j, k;
+
+	names_add(&nm, xstrdup("frame"), true);
+	names_add(&nm, xstrdup("time"), true);
+	for (k = 0; k < t->nkeys; k++) {
+		if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL)
+			names_add(&nm, xasprintf("%s%s", t->key_names[k], key_suffix(t, k)), false);
+		names_add(&nm, csv_key_name(t, k), false);
+	}
+	for (j = 0; j < t->ncols; j++) {
+		names_add(&nm, xstrdup(t->cols[j].name), false);
+		if (t->cols[j].gauge)
+			continue;
+		names_add(&nm, xasprintf("%s_delta", t->cols[j].name), false);
+		names_add(&nm, xasprintf("%s_rate", t->cols[j].name), false);
+	}
+	/* added later: at the end, so that columns counted by place stay */
+	names_add(&nm, xstrdup("gone"), true);
+	names_add(&nm, xstrdup("unix_time"), true);
+	for (k = 0; k < t->nkeys; k++) {
+		const char *sym, *addr;
+		size_t sl, al, x;
+		uint64_t lo, hi;
+		bool has;
+
+		if (!key_extra(t, k, "", &sym, &sl, &addr, &al, &lo, &hi, &has))
+			continue;
+		for (x = 0; x < 2; x++)
+			names_add(&nm, xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[x]), false);
+	}
+	names_unique(&nm);
+	for (j = 0; j < nm.n; j++) {
+		if (j)
+			fputc(',', f);
+		csv_str(f, nm.v[j]);
+		free(nm.v[j]);
+	}
+	free(nm.v);
+	free(nm.own);
+	fputc('\n', f);
+}
+
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
@@ -490,53 +583,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 	size_t j, k;
 
 	if (!c->csv_header_done) {
-		fputs("frame,time", f);
-		for (k = 0; k < t->nkeys; k++) {
-			char *name;
-
-			fputc(',', f);
-			if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL) {
-				name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
-				csv_str(f, name);
-				fputc(',', f);
-				free(name);
-			}
-			name = csv_key_name(t, k);
-			csv_str(f, name);
-			free(name);
-		}
-		for (j = 0; j < t->ncols; j++) {
-			fputc(',', f);
-			csv_str(f, t->cols[j].name);
-			if (t->cols[j].gauge)
-				continue;
-			for (k = 0; k < 2; k++) {
-				char *name = xasprintf("%s_%s", t->cols[j].name, k ? "rate" : "delta");
-
-				fputc(',', f);
-				csv_str(f, name);
-				free(name);
-			}
-		}
-		/* added later: at the end, so that columns counted by place stay */
-		fputs(",gone,unix_time", f);
-		for (k = 0; k < t->nkeys; k++) {
-			const char *sym, *addr;
-			size_t sl, al, x;
-			uint64_t lo, hi;
-			bool has;
-
-			if (!key_extra(t, k, "", &sym, &sl, &addr, &al, &lo, &hi, &has))
-				continue;
-			for (x = 0; x < 2; x++) {
-				char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[x]);
-
-				fputc(',', f);
-				csv_str(f, name);
-				free(name);
-			}
-		}
-		fputc('\n', f);
+		csv_header(f, t);
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {

@@ -172,6 +172,18 @@ like "$(printf '%s\n' "$out" | grep '^2,.*fx_a')" '^2,[0-9.]+,fx_a,30,30,[0-9.]+
 	"clear + burst: fx_a's delta is all 30 hits since the clear, not 20"
 like "$(printf '%s\n' "$out" | grep '^2,.*fx_b')" '^2,[0-9.]+,fx_b,5,0,0.000,1,[0-9.]+$' \
 	"a row that left the kernel's table is marked gone in CSV"
+# CSV names are unique: a key field named like histtop's own columns, or keyed twice
+mkdir -p "$tmp/rpn"
+printf '%s\n' '# event histogram' '#' \
+	'# trigger info: hist:keys=time,gone,pid,pid:vals=hitcount:sort=hitcount:size=256 [active]' '#' '' \
+	'{ time:          7, gone:          1, pid:        42, pid:        42 } hitcount:          3' '' \
+	'Totals:' '    Hits: 3' '    Entries: 1' '    Dropped: 0' >"$tmp/rpn/001.hist"
+out=$("$HISTTOP" --replay "$tmp/rpn" --csv -d 0.01)
+is "$(printf '%s\n' "$out" | head -n 1 | tr ',' '\n' | sort | uniq -d | tr '\n' ' ')" "" \
+	"CSV: no column name twice when keys are named time and gone or keyed twice"
+is "$(printf '%s\n' "$out" | head -n 1)" \
+	"frame,time,time.2,gone.2,pid,pid.2,hitcount,hitcount_delta,hitcount_rate,gone,unix_time" \
+	"CSV: a field named like histtop's own columns or keyed twice gets .2"
 out=$("$HISTTOP" --replay "$tmp/rpc" --json -d 0.01 | tail -n 1)
 like "$out" '"key":"child_comm: fx_a",[^}]*\},"total":\{"hitcount":30\},"delta":\{"hitcount":30\}' \
 	"clear + burst in NDJSON: delta 30"
@@ -247,6 +259,20 @@ is "$(cat "$tmp/lv/instances/lv/events/syscalls/sys_enter_read/trigger")" \
 # a slow first frame (a FIFO the writer fills after 1 s): the later frames
 # keep the schedule, with no burst of catch-up frames; --profile counts CPU
 # time, so the second spent blocked in open() is not a slow read
+# a signal while the first read is still blocked: the signal's exit, no error
+mkdir -p "$tmp/blocked"
+mkfifo "$tmp/blocked/001.hist"
+for mode in --json --openmetrics "--listen 127.0.0.1:0"; do
+	# shellcheck disable=SC2086 # the mode is two words for --listen
+	"$HISTTOP" --replay "$tmp/blocked" $mode -d 0.1 >/dev/null 2>"$tmp/blocked.err" &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	is "$rc $(grep -v '^histtop: serving' "$tmp/blocked.err" | head -n 1)" "143 " \
+		"$mode: SIGTERM during a blocked first read exits 143, no error"
+done
 mkdir -p "$tmp/slow"
 mkfifo "$tmp/slow/001.hist"
 for i in 2 3 4 5; do cp "$FIXTURES/fork-paused.hist" "$tmp/slow/00$i.hist"; done
