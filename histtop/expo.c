@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "expo.h"
-#include "histparse.h"
+#include "hp.h"
 
 /* A .log2 or .buckets row of a series: its bucket's upper bound and hits. */
 struct xbucket {
@@ -43,7 +43,7 @@ struct expo_state {
 	bool *is_signed;
 	int hits_col;		/* hitcount, or -1 */
 	int hist_key;		/* the key that makes a histogram, or -1 */
-	enum tb_key_kind hist_kind;
+	enum table_key_kind hist_kind;
 	char *hist_field;	/* its field: "count" */
 	int sum_col;		/* the summed value of that field (exact _sum), or -1 */
 	double *les;		/* every bound of the histogram, sorted */
@@ -273,11 +273,11 @@ static char **label_names(const struct table *t, int hist_key)
 
 	for (k = 0; k < t->nkeys; k++) {
 		const char *kn = t->key_names[k];
-		enum tb_key_kind kind = t->key_kinds[k];
+		enum table_key_kind kind = t->key_kinds[k];
 
-		if ((int)k == hist_key || kind == TB_KEY_HEX)
+		if ((int)k == hist_key || kind == TABLE_KEY_HEX)
 			continue;
-		if (kind == TB_KEY_EXECNAME) {
+		if (kind == TABLE_KEY_EXECNAME) {
 			names[2 * k] = xstrdup("comm");
 			names[2 * k + 1] = xstrdup("pid");
 		} else if (!strcmp(kn, "stacktrace") || !strcmp(kn, "common_stacktrace")) {
@@ -310,7 +310,7 @@ static char **label_names(const struct table *t, int hist_key)
 }
 
 /* The labels of a row (its keys but the histogram's) into sb. */
-static void row_labels(struct strbuf *sb, const struct table *t, const struct tb_row *r,
+static void row_labels(struct strbuf *sb, const struct table *t, const struct table_row *r,
 		       char **names)
 {
 	size_t k, nl;
@@ -320,7 +320,7 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
 	sb_add(sb, "", 0);
 	for (k = 0; k < t->nkeys; k++) {
 		const char *p = r->parts[k], *q;
-		enum tb_key_kind kind = t->key_kinds[k];
+		enum table_key_kind kind = t->key_kinds[k];
 
 		if (!names[2 * k])
 			continue;
@@ -329,7 +329,7 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
 			continue;
 		}
 		switch (kind) {
-		case TB_KEY_SYM:
+		case TABLE_KEY_SYM:
 			/* "[ffffffff81177274] name+0x0/0x40": the name, never the address */
 			q = p[0] == '[' && strchr(p, ']') ? strchr(p, ']') + 1 : p;
 			while (*q == ' ')
@@ -342,7 +342,7 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
 			else
 				add_label(sb, names[2 * k], q, nl);
 			break;
-		case TB_KEY_EXECNAME:
+		case TABLE_KEY_EXECNAME:
 			if (table_part_split(p, &nl, &num)) {
 				char pid[24];
 
@@ -353,13 +353,13 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
 				add_label(sb, names[2 * k], p, strlen(p));
 			}
 			break;
-		case TB_KEY_SYSCALL:
+		case TABLE_KEY_SYSCALL:
 			if (!table_part_split(p, &nl, &num))
 				nl = strlen(p);
 			add_label(sb, names[2 * k], p, nl);
 			break;
-		case TB_KEY_LOG2:
-		case TB_KEY_BUCKETS:
+		case TABLE_KEY_LOG2:
+		case TABLE_KEY_BUCKETS:
 			/* a second bucketed key: its bucket as printed, "2^3", "400-499" */
 			if (!strncmp(p, "~ ", 2))
 				p += 2;
@@ -385,14 +385,14 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct tb
  * The upper bound of a bucketed key part: a .log2 N holds (2^(N-1), 2^N]
  * (N 0: 0 and 1), a .buckets=S part "~ LO-HI" the integers LO to HI.
  */
-static bool part_le(enum tb_key_kind kind, const char *part, double *le)
+static bool part_le(enum table_key_kind kind, const char *part, double *le)
 {
 	uint64_t n;
 	const char *dash;
 
 	if (!table_part_num(kind, part, &n))
 		return false;
-	if (kind == TB_KEY_LOG2) {
+	if (kind == TABLE_KEY_LOG2) {
 		if (n > 64)
 			return false;
 		*le = ldexp(1.0, (int)n);
@@ -429,7 +429,7 @@ static void find_addr_cols(struct expo_state *st, const struct table *t)
 	size_t c, i;
 
 	for (c = 0; c < t->ncols; c++) {
-		const struct tb_col *col = &t->cols[c];
+		const struct table_col *col = &t->cols[c];
 
 		if (col->is_signed || !strcmp(col->name, "hitcount") ||
 		    col->kind == HP_PERCENT || col->kind == HP_GRAPH ||
@@ -462,7 +462,7 @@ static void take_cols(struct expo_state *st, const struct table *t)
 	st->hits_col = -1;
 	st->sum_col = -1;
 	for (i = 0; i < t->ncols; i++) {
-		const struct tb_col *c = &t->cols[i];
+		const struct table_col *c = &t->cols[i];
 		size_t n = strlen(c->name);
 
 		st->is_signed[i] = c->is_signed;
@@ -494,7 +494,7 @@ static void take_hist_key(struct expo_state *st, const struct table *t)
 	if (st->hits_col < 0)
 		return;
 	for (k = 0; k < t->nkeys; k++) {
-		if (t->key_kinds[k] != TB_KEY_LOG2 && t->key_kinds[k] != TB_KEY_BUCKETS)
+		if (t->key_kinds[k] != TABLE_KEY_LOG2 && t->key_kinds[k] != TABLE_KEY_BUCKETS)
 			continue;
 		st->hist_key = k;
 		st->hist_kind = t->key_kinds[k];
@@ -709,13 +709,13 @@ static void take_les(struct expo_state *st)
 		for (j = 0; s && j < s->nb; j++) {
 			if (s->b[j].le > max)
 				max = s->b[j].le;
-			if (st->hist_kind != TB_KEY_LOG2) {
+			if (st->hist_kind != TABLE_KEY_LOG2) {
 				st->les = xgrow(st->les, &cap, st->nles + 1, sizeof(double));
 				st->les[st->nles++] = s->b[j].le;
 			}
 		}
 	}
-	if (st->hist_kind == TB_KEY_LOG2) {
+	if (st->hist_kind == TABLE_KEY_LOG2) {
 		for (i = 0; max >= 1 && i <= 64 && ldexp(1.0, (int)i) <= max; i++) {
 			st->les = xgrow(st->les, &cap, st->nles + 1, sizeof(double));
 			st->les[st->nles++] = ldexp(1.0, (int)i);
@@ -754,7 +754,7 @@ void expo_update(struct expo_trig *x)
 	names = label_names(t, st->hist_key);
 	sb_init(&lb);
 	for (i = 0; i < t->nrows; i++) {
-		const struct tb_row *r = t->rows[i];
+		const struct table_row *r = t->rows[i];
 		struct xseries *s;
 		double le;
 
@@ -869,8 +869,8 @@ static void render_histogram(struct strbuf *sb, enum expo_format f, const struct
 	const struct xseries *s;
 	char *base = xasprintf("histtop_%s_%s", x->name, st->hist_field);
 	char *help = xasprintf("Distribution of %s (%s buckets of the kernel) on %s",
-			       st->hist_field, st->hist_kind == TB_KEY_LOG2 ? ".log2" : ".buckets",
-			       x->event);
+			       st->hist_field,
+			       st->hist_kind == TABLE_KEY_LOG2 ? ".log2" : ".buckets", x->event);
 	struct strbuf le;
 	size_t i, j, b;
 

@@ -19,13 +19,13 @@
 
 #include "config.h"
 #include "expo.h"
-#include "histparse.h"
+#include "hp.h"
 #include "http.h"
 #include "opts.h"
 #include "out.h"
 #include "source.h"
 #include "table.h"
-#include "trigger.h"
+#include "trig.h"
 #include "ui.h"
 #include "util.h"
 #include "wait.h"
@@ -133,7 +133,7 @@ struct run {
 	unsigned long rec_n;	/* --record: frames written */
 	double rec_t0;		/* --record: when the first was read (monotonic) */
 	/* an export's .csv and .folded hold only these rows (the screen's filter) */
-	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
+	bool (*keep)(void *ctx, const struct table *t, const struct table_row *r);
 	void *keep_ctx;
 };
 
@@ -424,7 +424,7 @@ static int export_file(struct run *r, const char *path, enum export_kind kind, b
 		ret = out_csv(f, &c, r->t);
 		break;
 	default:
-		ret = out_folded(f, &c, r->t, table_sort_col(r->t));
+		ret = out_folded(f, &c, r->t, table_sort_get_col(r->t));
 		break;
 	}
 	e = errno;
@@ -935,7 +935,8 @@ static void show_next(struct ui_loop *l)
 static void control(struct ui_loop *l, enum ui_action act)
 {
 	static const char *const ctl_done[] = { "paused", "continued", "cleared" };
-	enum src_ctl c = act == UI_PAUSE ? SRC_PAUSE : act == UI_CONT ? SRC_CONT : SRC_CLEAR;
+	enum source_ctl c = act == UI_PAUSE ? SOURCE_PAUSE :
+			    act == UI_CONT ? SOURCE_CONT : SOURCE_CLEAR;
 	struct run *r = l->r;
 	char *err = NULL;
 
@@ -944,7 +945,7 @@ static void control(struct ui_loop *l, enum ui_action act)
 		free(err);
 		return;
 	}
-	if (c == SRC_CLEAR)
+	if (c == SOURCE_CLEAR)
 		table_reset(r->t);
 	set_status(r, false, "the kernel's aggregation is %s", ctl_done[c]);
 	l->start = l->next = now_mono();	/* show the new state now */

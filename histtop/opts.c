@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histparse.h"
+#include "hp.h"
 #include "opts.h"
-#include "trigger.h"
+#include "trig.h"
 #include "util.h"
 
 const char opts_usage[] =
@@ -228,7 +228,7 @@ enum {
 	OT_MAX_SERIES = 1 << 7,
 };
 
-static void trig_free(struct opts_trig *tr)
+static void tr_free(struct opts_trig *tr)
 {
 	free(tr->system);
 	free(tr->event);
@@ -241,7 +241,7 @@ static void trig_free(struct opts_trig *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-static void trig_copy(struct opts_trig *dst, const struct opts_trig *src)
+static void tr_copy(struct opts_trig *dst, const struct opts_trig *src)
 {
 	*dst = *src;
 	dst->system = src->system ? xstrdup(src->system) : NULL;
@@ -256,7 +256,7 @@ static void trig_copy(struct opts_trig *dst, const struct opts_trig *src)
 }
 
 /* -e SYS:EVENT: a new group, starting from the defaults. */
-static int trig_start(struct opts *o, const char *arg, const char *where, char **err)
+static int tr_start(struct opts *o, const char *arg, const char *where, char **err)
 {
 	const char *sep = strpbrk(arg, ":/");
 	struct opts_trig *tr;
@@ -267,7 +267,7 @@ static int trig_start(struct opts *o, const char *arg, const char *where, char *
 	}
 	o->trigs = xrealloc(o->trigs, (o->ntrigs + 1) * sizeof(*o->trigs));
 	tr = &o->trigs[o->ntrigs++];
-	trig_copy(tr, &o->defaults);
+	tr_copy(tr, &o->defaults);
 	free(tr->where);
 	tr->where = xstrdup(where);
 	tr->system = xstrndup(arg, sep - arg);
@@ -279,7 +279,7 @@ static int trig_start(struct opts *o, const char *arg, const char *where, char *
  * A per-trigger option c for the current group (the defaults before the
  * first -e).  1: c is not a per-trigger option.
  */
-static int trig_opt(struct opts *o, int c, const char *arg, char **err)
+static int tr_opt(struct opts *o, int c, const char *arg, char **err)
 {
 	struct opts_trig *tr = o->ntrigs ? &o->trigs[o->ntrigs - 1] : &o->defaults;
 	unsigned int bit;
@@ -488,7 +488,7 @@ static int global_opt(struct opts *o, int c, const char *arg, char **err)
 }
 
 /* "line 3 of x.conf: " style prefix for a trigger's messages, or "". */
-static char *trig_prefix(const struct opts *o, const struct opts_trig *tr)
+static char *tr_prefix(const struct opts *o, const struct opts_trig *tr)
 {
 	if (tr->where && strcmp(tr->where, "the command line"))
 		return xasprintf("%s: ", tr->where);
@@ -527,7 +527,7 @@ static int one_trigger(struct opts *o, char **err)
 		}
 		/* --replay with no -e: the options given are its one trigger's */
 		o->trigs = xcalloc(1, sizeof(*o->trigs));
-		trig_copy(&o->trigs[0], &o->defaults);
+		tr_copy(&o->trigs[0], &o->defaults);
 		o->trigs[0].where = xstrdup("the command line");
 		o->ntrigs = 1;
 	}
@@ -572,7 +572,7 @@ static int check_together(const struct opts *o, char **err)
 /* Trigger tr's own checks, and its name and --max-series defaults. */
 static int check_trigger(const struct opts *o, struct opts_trig *tr, char **err)
 {
-	char *pre = trig_prefix(o, tr);
+	char *pre = tr_prefix(o, tr);
 	int ret = -1;
 
 	if (!o->replay && !o->attach && !tr->keys) {
@@ -648,7 +648,7 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 	while ((c = getopt_long(argc, argv, ":e:k:v:s:d:n:T:bCVh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (trig_start(o, optarg, "the command line", err))
+			if (tr_start(o, optarg, "the command line", err))
 				goto fail;
 			continue;
 		case 'h':
@@ -665,7 +665,7 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 				*err = xasprintf("unknown option '%s'", argv[optind - 1]);
 			goto fail;
 		}
-		r = trig_opt(o, c, optarg, err);
+		r = tr_opt(o, c, optarg, err);
 		if (r == 1)
 			r = global_opt(o, c, optarg, err);
 		if (r)
@@ -779,7 +779,7 @@ static int config_line(struct opts *o, const char *line, const char *where, char
 				e = xstrdup("one trigger a line: a second -e starts the next line's");
 				break;
 			}
-			if (trig_start(o, optarg, where, &e))
+			if (tr_start(o, optarg, where, &e))
 				break;
 			started = true;
 			continue;
@@ -788,7 +788,7 @@ static int config_line(struct opts *o, const char *line, const char *where, char
 			e = xstrdup("a trigger starts with -e SYSTEM:EVENT");
 			break;
 		}
-		r = trig_opt(o, c, optarg, &e);
+		r = tr_opt(o, c, optarg, &e);
 		if (r == 1) {
 			char *name = opt_name(c);
 
@@ -839,9 +839,9 @@ void opts_free(struct opts *o)
 	size_t i;
 
 	for (i = 0; i < o->ntrigs; i++)
-		trig_free(&o->trigs[i]);
+		tr_free(&o->trigs[i]);
 	free(o->trigs);
-	trig_free(&o->defaults);
+	tr_free(&o->defaults);
 	free(o->config);
 	free(o->listen);
 	free(o->textfile);

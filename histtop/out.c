@@ -58,7 +58,7 @@ static bool sym_first(struct strbuf *sb, const char *s)
 	return true;
 }
 
-char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii)
+char *out_key_text(const struct table *t, const struct table_row *r, bool ascii)
 {
 	struct strbuf sb;
 	size_t i;
@@ -100,7 +100,7 @@ const char *out_human(char *buf, size_t size, double v)
 	return buf;
 }
 
-static bool out_keep(const struct out_ctx *c, const struct table *t, const struct tb_row *r)
+static bool out_keep(const struct out_ctx *c, const struct table *t, const struct table_row *r)
 {
 	return !c->keep || c->keep(c->keep_ctx, t, r);
 }
@@ -112,7 +112,7 @@ static long nshow(const struct out_ctx *c, const struct table *t)
 
 int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 {
-	char num[TB_NUM_MAX], sort[160];
+	char num[TABLE_NUM_MAX], sort[160];
 	size_t i, j, w = 3;
 	long n = nshow(c, t);
 	char **keys = xcalloc(n + 1, sizeof(char *));
@@ -141,7 +141,7 @@ int out_text(FILE *f, struct out_ctx *c, const struct table *t)
 			t->cols[j].gauge ? "(no delta)" : "delta");
 	fputc('\n', f);
 	for (i = 0; i < (size_t)n; i++) {
-		const struct tb_row *r = t->rows[i];
+		const struct table_row *r = t->rows[i];
 
 		fprintf(f, "%s%*s", keys[i], (int)(w - utf8_chars(keys[i])), "");
 		for (j = 0; j < t->ncols; j++) {
@@ -199,9 +199,9 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* The totals of a row, or its deltas (which gauges do not have). */
-static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bool delta)
+static void json_vals(FILE *f, const struct table *t, const struct table_row *r, bool delta)
 {
-	char num[TB_NUM_MAX];
+	char num[TABLE_NUM_MAX];
 	size_t j;
 	bool first = true;
 
@@ -236,9 +236,9 @@ static void json_vals(FILE *f, const struct table *t, const struct tb_row *r, bo
 static size_t key_fields(const struct table *t, size_t k, const char *part, size_t *name_len,
 			 uint64_t *num, bool *has_num)
 {
-	enum tb_key_kind kind = t->key_kinds[k];
+	enum table_key_kind kind = t->key_kinds[k];
 
-	if (kind != TB_KEY_EXECNAME && kind != TB_KEY_SYSCALL)
+	if (kind != TABLE_KEY_EXECNAME && kind != TABLE_KEY_SYSCALL)
 		return 1;
 	*has_num = table_part_split(part, name_len, num);
 	if (!*has_num)
@@ -248,7 +248,7 @@ static size_t key_fields(const struct table *t, size_t k, const char *part, size
 
 static const char *key_suffix(const struct table *t, size_t k)
 {
-	return t->key_kinds[k] == TB_KEY_EXECNAME ? ".execname" : ".syscall";
+	return t->key_kinds[k] == TABLE_KEY_EXECNAME ? ".execname" : ".syscall";
 }
 
 /*
@@ -267,7 +267,7 @@ static size_t key_extra(const struct table *t, size_t k, const char *part, const
 
 	*has = false;
 	switch (t->key_kinds[k]) {
-	case TB_KEY_SYM:
+	case TABLE_KEY_SYM:
 		close = strchr(part, ']');
 		if (part[0] == '[' && close) {
 			*addr = part + 1;
@@ -280,8 +280,8 @@ static size_t key_extra(const struct table *t, size_t k, const char *part, const
 			*has = true;
 		}
 		return 2;
-	case TB_KEY_LOG2:
-	case TB_KEY_BUCKETS:
+	case TABLE_KEY_LOG2:
+	case TABLE_KEY_BUCKETS:
 		*has = table_part_range(t->key_kinds[k], part, lo, hi);
 		return 2;
 	default:
@@ -295,11 +295,11 @@ static const char *const extra_names[2][2] = {
 
 static const char *const *extra_name(const struct table *t, size_t k)
 {
-	return extra_names[t->key_kinds[k] != TB_KEY_SYM];
+	return extra_names[t->key_kinds[k] != TABLE_KEY_SYM];
 }
 
 /* A row's identity for NDJSON: "name: value" parts, padding trimmed (new). */
-static char *json_key(const struct table *t, const struct tb_row *r)
+static char *json_key(const struct table *t, const struct table_row *r)
 {
 	struct strbuf sb;
 	size_t k, nl;
@@ -341,7 +341,7 @@ static void json_key_extra(FILE *f, const struct table *t, size_t k, const char 
 		fputc(':', f);
 		if (!has)
 			fputs("null", f);
-		else if (t->key_kinds[k] == TB_KEY_SYM)
+		else if (t->key_kinds[k] == TABLE_KEY_SYM)
 			json_strn(f, i ? addr : sym, i ? al : sl);
 		else
 			fprintf(f, "%" PRIu64, i ? hi : lo);
@@ -374,7 +374,7 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 	json_str(f, table_sort_desc(t, sort, sizeof(sort)));
 	fputs(",\"rows\":[", f);
 	for (i = 0; i < n; i++) {
-		const struct tb_row *r = t->rows[i];
+		const struct table_row *r = t->rows[i];
 
 		char *key = json_key(t, r);
 
@@ -471,9 +471,9 @@ static void csv_str(FILE *f, const char *s)
 static char *csv_key_name(const struct table *t, size_t k)
 {
 	static const char *const mod[] = {
-		[TB_KEY_PLAIN] = "key", [TB_KEY_HEX] = "hex", [TB_KEY_SYM] = "sym",
-		[TB_KEY_EXECNAME] = "pid", [TB_KEY_SYSCALL] = "nr", [TB_KEY_LOG2] = "log2",
-		[TB_KEY_BUCKETS] = "buckets", [TB_KEY_STACK] = "key",
+		[TABLE_KEY_PLAIN] = "key", [TABLE_KEY_HEX] = "hex", [TABLE_KEY_SYM] = "sym",
+		[TABLE_KEY_EXECNAME] = "pid", [TABLE_KEY_SYSCALL] = "nr", [TABLE_KEY_LOG2] = "log2",
+		[TABLE_KEY_BUCKETS] = "buckets", [TABLE_KEY_STACK] = "key",
 	};
 	size_t j;
 
@@ -539,7 +539,7 @@ static void csv_header(FILE *f, const struct table *t)
 	names_add(&nm, xstrdup("frame"), true);
 	names_add(&nm, xstrdup("time"), true);
 	for (k = 0; k < t->nkeys; k++) {
-		if (t->key_kinds[k] == TB_KEY_EXECNAME || t->key_kinds[k] == TB_KEY_SYSCALL)
+		if (t->key_kinds[k] == TABLE_KEY_EXECNAME || t->key_kinds[k] == TABLE_KEY_SYSCALL)
 			names_add(&nm, xasprintf("%s%s", t->key_names[k], key_suffix(t, k)), false);
 		names_add(&nm, csv_key_name(t, k), false);
 	}
@@ -579,7 +579,7 @@ static void csv_header(FILE *f, const struct table *t)
 int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	long i, n = nshow(c, t);
-	char num[TB_NUM_MAX];
+	char num[TABLE_NUM_MAX];
 	size_t j, k;
 
 	if (!c->csv_header_done) {
@@ -587,7 +587,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 		c->csv_header_done = true;
 	}
 	for (i = 0; i < n; i++) {
-		const struct tb_row *r = t->rows[i];
+		const struct table_row *r = t->rows[i];
 
 		if (!out_keep(c, t, r))
 			continue;
@@ -627,7 +627,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t)
 				continue;
 			if (!has)
 				fputs(",,", f);
-			else if (t->key_kinds[k] == TB_KEY_SYM) {
+			else if (t->key_kinds[k] == TABLE_KEY_SYM) {
 				fputc(',', f);
 				csv_strn(f, sym, sl);
 				fputc(',', f);
@@ -654,7 +654,7 @@ int out_folded(FILE *f, const struct out_ctx *c, const struct table *t, int col)
 	size_t i, k;
 
 	for (i = 0; i < t->nrows; i++) {
-		const struct tb_row *r = t->rows[i];
+		const struct table_row *r = t->rows[i];
 		struct strbuf sb;
 
 		if (r->stale || !out_keep(c, t, r))

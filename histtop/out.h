@@ -16,7 +16,7 @@ struct out_ctx {
 	bool sized;		/* histtop chose the trigger's size=: hints name --size */
 	double wall;		/* when the frame was read: seconds since the epoch (0: unknown) */
 	/* CSV and folded: only the rows keep says yes to (NULL: all) */
-	bool (*keep)(void *ctx, const struct table *t, const struct tb_row *r);
+	bool (*keep)(void *ctx, const struct table *t, const struct table_row *r);
 	void *keep_ctx;
 };
 
@@ -29,7 +29,7 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t);
  * The key of a row for people: the parts with padding folded, every byte
  * that is not printable escaped (str_escape; with ascii, non-ASCII too) (new).
  */
-char *out_key_text(const struct table *t, const struct tb_row *r, bool ascii);
+char *out_key_text(const struct table *t, const struct table_row *r, bool ascii);
 /* A stacktrace part folded on one line, innermost (hottest) frame first (new). */
 char *out_stack_line(const char *part);
 

@@ -54,7 +54,7 @@ bool source_can_control(const struct source *s)
 	return s->ops->control;
 }
 
-int source_control(struct source *s, enum src_ctl ctl, char **err)
+int source_control(struct source *s, enum source_ctl ctl, char **err)
 {
 	if (!s->ops->control) {
 		*err = xstrdup(s->ops->refuse_msg);

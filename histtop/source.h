@@ -12,10 +12,10 @@
 #include "opts.h"
 #include "util.h"
 
-enum src_ctl {
-	SRC_PAUSE,
-	SRC_CONT,
-	SRC_CLEAR,
+enum source_ctl {
+	SOURCE_PAUSE,
+	SOURCE_CONT,
+	SOURCE_CLEAR,
 };
 
 struct source;
@@ -51,7 +51,7 @@ bool source_interval(const struct source *s);
 bool source_frame_time(const struct source *s, double *at);
 bool source_next_time(const struct source *s, double *next);
 /* Pause, continue or clear the kernel's aggregation (live only). */
-int source_control(struct source *s, enum src_ctl ctl, char **err);
+int source_control(struct source *s, enum source_ctl ctl, char **err);
 bool source_can_control(const struct source *s);
 /* What it shows, for the header: "kmem:kmalloc" or the replay directory. */
 const char *source_desc(const struct source *s);

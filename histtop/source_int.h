@@ -23,7 +23,7 @@ struct source_ops {
 	bool (*frame_time)(const struct source *s, double *at);
 	bool (*next_time)(const struct source *s, double *next);
 	/* pause, continue, clear; NULL: refused with refuse_msg */
-	int (*control)(struct source *s, enum src_ctl ctl, char **err);
+	int (*control)(struct source *s, enum source_ctl ctl, char **err);
 	const char *refuse_msg;
 	/* the trigger histtop installed, "excl. self": NULL when none */
 	const char *(*trigger)(const struct source *s);

@@ -10,7 +10,7 @@
 
 #include "source_int.h"
 #include "tfs.h"
-#include "trigger.h"
+#include "trig.h"
 
 struct live {
 	struct source base;
@@ -63,7 +63,7 @@ static bool live_unchanged(struct source *src)
 	return !src->interval && !s->reread && !tfs_hist_changed(s->st.tfs);
 }
 
-static int live_control(struct source *src, enum src_ctl ctl, char **err)
+static int live_control(struct source *src, enum source_ctl ctl, char **err)
 {
 	static const char *const names[] = { "pause", "cont", "clear" };
 	struct live *s = live_of(src);
@@ -73,7 +73,7 @@ static int live_control(struct source *src, enum src_ctl ctl, char **err)
 	s->reread = true;
 	if (src->interval) {
 		/* the hist is the open file's: no trigger file command finds it */
-		if (ctl == SRC_CLEAR)	/* the events so far go, none after */
+		if (ctl == SOURCE_CLEAR)	/* the events so far go, none after */
 			return tfs_interval_read(s->st.tfs, &s->scratch, err);
 		return tfs_interval_control(s->st.tfs, names[ctl], err);
 	}

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "source_int.h"
-#include "trigger.h"
+#include "trig.h"
 
 struct replay {
 	struct source base;

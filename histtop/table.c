@@ -8,8 +8,8 @@
 #include "table.h"
 #include "util.h"
 
-struct tb_bucket {
-	struct tb_row *row;	/* NULL: empty */
+struct table_bucket {
+	struct table_row *row;	/* NULL: empty */
 };
 
 static uint64_t hash_str(const char *s)
@@ -41,7 +41,7 @@ static uint64_t hash_mem(const char *s, size_t n)
 
 static void rehash(struct table *t, size_t n)
 {
-	struct tb_bucket *b = xcalloc(n, sizeof(*b));
+	struct table_bucket *b = xcalloc(n, sizeof(*b));
 	size_t i, j;
 
 	for (i = 0; i < t->nrows; i++) {
@@ -55,7 +55,7 @@ static void rehash(struct table *t, size_t n)
 	t->nbuckets = n;
 }
 
-static struct tb_row *lookup(struct table *t, const char *key)
+static struct table_row *lookup(struct table *t, const char *key)
 {
 	size_t j;
 
@@ -70,7 +70,7 @@ static struct tb_row *lookup(struct table *t, const char *key)
 	return NULL;
 }
 
-static void row_free(struct tb_row *r, size_t nkeys)
+static void row_free(struct table_row *r, size_t nkeys)
 {
 	size_t i;
 
@@ -93,10 +93,10 @@ static void row_free(struct tb_row *r, size_t nkeys)
  * table_sort_*() calls, each of which marks the table for a sort
  * (needs_sort, htop's needsSort) that table_prepare() does.
  */
-struct tb_order {
-	enum tb_sort_by by;
+struct table_order {
+	enum table_sort_by by;
 	int col;		/* column index */
-	size_t key;		/* TB_BY_KEY: this key part first, then the others */
+	size_t key;		/* TABLE_BY_KEY: this key part first, then the others */
 	bool ascending;
 	bool needs_sort;	/* a setting changed since the last whole sort */
 	size_t limit;		/* table_update orders only this many rows (0: all) */
@@ -110,7 +110,7 @@ struct table *table_new(void)
 
 	t->keep_stale = 1;
 	t->ord = xcalloc(1, sizeof(*t->ord));
-	t->ord->by = TB_BY_DELTA;
+	t->ord->by = TABLE_BY_DELTA;
 	return t;
 }
 
@@ -142,7 +142,7 @@ static void index_texts(struct table *t)
 	t->tbuckets = xcalloc(n, sizeof(*t->tbuckets));
 	t->ntbuckets = n;
 	for (i = 0; i < t->nrows; i++) {
-		struct tb_row *r = t->rows[i];
+		struct table_row *r = t->rows[i];
 
 		if (!r->text)
 			continue;
@@ -154,7 +154,7 @@ static void index_texts(struct table *t)
 	t->tstale = false;
 }
 
-static bool same_key_part(const struct tb_row *r, const char *line, size_t key_len)
+static bool same_key_part(const struct table_row *r, const char *line, size_t key_len)
 {
 	return r->text && r->key_len == key_len && !memcmp(r->text, line, key_len);
 }
@@ -162,7 +162,7 @@ static bool same_key_part(const struct tb_row *r, const char *line, size_t key_l
 const void *table_known_line(void *ctx, size_t idx, const char *line, size_t len)
 {
 	struct table *t = ctx;
-	const struct tb_row *r;
+	const struct table_row *r;
 
 	if (idx >= t->nbyentry)
 		return NULL;
@@ -194,7 +194,7 @@ const void *table_known_key(void *ctx, size_t idx, const char *line, size_t key_
  * Remember the line a row's entry came from (NULL: not a one-line entry).
  * An entry from the memo is a new line with the row's key part.
  */
-static void set_text(struct table *t, struct tb_row *r, const struct hp_entry *e)
+static void set_text(struct table *t, struct table_row *r, const struct hp_entry *e)
 {
 	size_t len = e->text_len;
 	bool known = e->memo != NULL;
@@ -279,7 +279,7 @@ static bool same_shape(const struct table *t, const struct hp_hist *h)
 			return false;
 	for (i = 0; i < h->nkeys; i++)
 		if (strcmp(t->key_names[i], h->key_names[i]) ||
-		    t->key_kinds[i] != table_key_kind(h->keys[i]))
+		    t->key_kinds[i] != table_key_kind_of(h->keys[i]))
 			return false;
 	return true;
 }
@@ -294,7 +294,7 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 	t->key_kinds = xcalloc(h->nkeys + 1, sizeof(*t->key_kinds));
 	for (i = 0; i < h->nkeys; i++) {
 		t->key_names[i] = xstrdup(h->key_names[i]);
-		t->key_kinds[i] = table_key_kind(h->keys[i]);
+		t->key_kinds[i] = table_key_kind_of(h->keys[i]);
 	}
 	t->ncols = h->ncols;
 	t->cols = xcalloc(h->ncols, sizeof(*t->cols));
@@ -308,28 +308,29 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 		t->ord->col = 0;
 }
 
-enum tb_key_kind table_key_kind(const char *spec)
+enum table_key_kind table_key_kind_of(const char *spec)
 {
 	static const struct {
 		const char *mod;
-		enum tb_key_kind kind;
+		enum table_key_kind kind;
 	} mods[] = {
-		{ ".hex", TB_KEY_HEX }, { ".sym", TB_KEY_SYM }, { ".sym-offset", TB_KEY_SYM },
-		{ ".execname", TB_KEY_EXECNAME }, { ".syscall", TB_KEY_SYSCALL },
-		{ ".log2", TB_KEY_LOG2 }, { ".buckets", TB_KEY_BUCKETS },
+		{ ".hex", TABLE_KEY_HEX }, { ".sym", TABLE_KEY_SYM },
+		{ ".sym-offset", TABLE_KEY_SYM },
+		{ ".execname", TABLE_KEY_EXECNAME }, { ".syscall", TABLE_KEY_SYSCALL },
+		{ ".log2", TABLE_KEY_LOG2 }, { ".buckets", TABLE_KEY_BUCKETS },
 	};
 	const char *dot = strchr(spec, '.');
 	size_t i, n;
 
 	if (!strcmp(spec, "stacktrace") || !strcmp(spec, "common_stacktrace"))
-		return TB_KEY_STACK;
+		return TABLE_KEY_STACK;
 	if (!dot)
-		return TB_KEY_PLAIN;
+		return TABLE_KEY_PLAIN;
 	n = strcspn(dot, "=");	/* buckets=100 */
 	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		if (strlen(mods[i].mod) == n && !strncmp(dot, mods[i].mod, n))
 			return mods[i].kind;
-	return TB_KEY_PLAIN;
+	return TABLE_KEY_PLAIN;
 }
 
 /* Decimal digits at s, skipping blanks before them: the value, or false. */
@@ -380,46 +381,47 @@ static bool all_num(const char *s, size_t n, int base, uint64_t *v)
 	return true;
 }
 
-bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
+bool table_part_num(enum table_key_kind kind, const char *part, uint64_t *num)
 {
 	const char *s;
 	size_t n;
 
 	switch (kind) {
-	case TB_KEY_PLAIN:
+	case TABLE_KEY_PLAIN:
 		return all_num(part, strlen(part), 10, num);
-	case TB_KEY_HEX:
+	case TABLE_KEY_HEX:
 		return all_num(part, strlen(part), 16, num);
-	case TB_KEY_SYM:
+	case TABLE_KEY_SYM:
 		s = strchr(part, ']');
 		return part[0] == '[' && s && all_num(part + 1, s - part - 1, 16, num);
-	case TB_KEY_EXECNAME:
-	case TB_KEY_SYSCALL:
+	case TABLE_KEY_EXECNAME:
+	case TABLE_KEY_SYSCALL:
 		return table_part_split(part, &n, num);
-	case TB_KEY_LOG2:
+	case TABLE_KEY_LOG2:
 		if (strncmp(part, "~ 2^", 4))
 			return false;
 		s = part + 4;
 		return scan_u64(&s, num) && !*s;
-	case TB_KEY_BUCKETS:
+	case TABLE_KEY_BUCKETS:
 		if (strncmp(part, "~ ", 2))
 			return false;
 		s = part + 2;
 		return scan_u64(&s, num) && *s == '-';
-	case TB_KEY_STACK:
+	case TABLE_KEY_STACK:
 		break;
 	}
 	return false;
 }
 
-bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi)
+bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t n, size;
 	const char *s;
 
-	if ((kind != TB_KEY_LOG2 && kind != TB_KEY_BUCKETS) || !table_part_num(kind, part, &n))
+	if ((kind != TABLE_KEY_LOG2 && kind != TABLE_KEY_BUCKETS) ||
+	    !table_part_num(kind, part, &n))
 		return false;
-	if (kind == TB_KEY_LOG2) {
+	if (kind == TABLE_KEY_LOG2) {
 		/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
 		if (n > 64)
 			return false;
@@ -436,13 +438,13 @@ bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uin
 	return true;
 }
 
-static struct tb_row *row_new(struct table *t, const struct hp_entry *e)
+static struct table_row *row_new(struct table *t, const struct hp_entry *e)
 {
 	/* the key numbers live after the row: one allocation fewer a row */
-	struct tb_row *r = xcalloc(1, sizeof(*r) + t->nkeys * sizeof(*r->knum));
+	struct table_row *r = xcalloc(1, sizeof(*r) + t->nkeys * sizeof(*r->knum));
 	size_t i;
 
-	r->knum = (struct tb_knum *)(r + 1);
+	r->knum = (struct table_knum *)(r + 1);
 	r->key = xstrdup(e->key);
 	r->parts = xcalloc(t->nkeys, sizeof(char *));
 	for (i = 0; i < t->nkeys; i++) {
@@ -474,7 +476,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 }
 
 /* Key part k of two rows: numbers numerically and before text, text by bytes. */
-static int cmp_part(const struct tb_row *a, const struct tb_row *b, size_t k)
+static int cmp_part(const struct table_row *a, const struct table_row *b, size_t k)
 {
 	int c;
 
@@ -492,8 +494,8 @@ static int cmp_part(const struct tb_row *a, const struct tb_row *b, size_t k)
 static int cmp_keys(const void *pa, const void *pb, void *ctx)
 {
 	const struct table *t = ctx;
-	const struct tb_row *a = *(struct tb_row *const *)pa;
-	const struct tb_row *b = *(struct tb_row *const *)pb;
+	const struct table_row *a = *(struct table_row *const *)pa;
+	const struct table_row *b = *(struct table_row *const *)pb;
 	size_t k;
 	size_t first = t->ord->key;
 	int c = first < t->nkeys ? cmp_part(a, b, first) : 0;
@@ -510,7 +512,7 @@ static int cmp_keys(const void *pa, const void *pb, void *ctx)
  */
 static void rank_keys(struct table *t)
 {
-	struct tb_row **v = xcalloc(t->nrows + 1, sizeof(*v));
+	struct table_row **v = xcalloc(t->nrows + 1, sizeof(*v));
 	size_t i;
 
 	memcpy(v, t->rows, t->nrows * sizeof(*v));
@@ -530,7 +532,7 @@ static void count_from_zero(struct table *t, const struct hp_hist *h)
 	t->hits_delta = h->hits;
 	t->dropped_delta = h->dropped;
 	for (i = 0; i < t->nbyentry; i++) {
-		struct tb_row *r = t->byentry[i];
+		struct table_row *r = t->byentry[i];
 
 		for (j = 0; j < t->ncols; j++) {
 			if (t->cols[j].gauge)
@@ -621,7 +623,7 @@ static void mark_rows(struct table *t)
 }
 
 /* Row r is entry e of the frame (fresh: a new row): its values and deltas. */
-static void update_row(struct table *t, struct pass *p, struct tb_row *r,
+static void update_row(struct table *t, struct pass *p, struct table_row *r,
 		       const struct hp_entry *e, bool fresh)
 {
 	const uint64_t *vals;
@@ -680,7 +682,7 @@ static void update_rows(struct table *t, const struct hp_hist *h, struct pass *p
 	t->nbyentry = 0;
 	for (i = 0; i < h->nentries; i++) {
 		const struct hp_entry *e = &h->entries[i];
-		struct tb_row *r = e->memo ? (struct tb_row *)e->memo : NULL;
+		struct table_row *r = e->memo ? (struct table_row *)e->memo : NULL;
 		bool fresh;
 
 		/* a changed line is most often the row that was there before */
@@ -710,7 +712,7 @@ static bool age_rows(struct table *t)
 
 	t->vanished = 0;
 	for (i = 0, kept = 0; i < t->nrows; i++) {
-		struct tb_row *r = t->rows[i];
+		struct table_row *r = t->rows[i];
 
 		if (r->stale == 1)
 			t->vanished++;
@@ -762,7 +764,7 @@ int table_update(struct table *t, const struct hp_hist *h, double now)
 }
 
 /* An extreme of one interval folded into the run's: the larger max, the smaller min. */
-static uint64_t fold_extreme(const struct tb_col *c, uint64_t run, uint64_t v)
+static uint64_t fold_extreme(const struct table_col *c, uint64_t run, uint64_t v)
 {
 	size_t n = strlen(c->name);
 	bool max = n > 4 && !strcmp(c->name + n - 4, ".max");
@@ -789,7 +791,7 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 
 	/* the rows of the last interval: no events since, unless in this one */
 	for (i = 0; i < t->nbyentry; i++) {
-		struct tb_row *r = t->byentry[i];
+		struct table_row *r = t->byentry[i];
 
 		memset(r->delta, 0, t->ncols * sizeof(*r->delta));
 		memset(r->rate, 0, t->ncols * sizeof(*r->rate));
@@ -806,7 +808,7 @@ int table_add_interval(struct table *t, const struct hp_hist *h, double now)
 		 * A key the memo knew is its row; else the kernel's order often
 		 * stands: try the row the last frame had here.
 		 */
-		struct tb_row *r = e->memo ? (struct tb_row *)e->memo :
+		struct table_row *r = e->memo ? (struct table_row *)e->memo :
 				   i < nprev && !strcmp(t->byentry[i]->key, e->key) ?
 				   t->byentry[i] : lookup(t, e->key);
 		bool fresh = !r;
@@ -863,12 +865,12 @@ static int cmp_size(size_t a, size_t b)
 static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
 	const struct table *t = ctx;
-	const struct tb_row *a = *(struct tb_row *const *)pa;
-	const struct tb_row *b = *(struct tb_row *const *)pb;
+	const struct table_row *a = *(struct table_row *const *)pa;
+	const struct table_row *b = *(struct table_row *const *)pb;
 	int c = 0, col = t->ord->col;
 
 	switch (t->ord->by) {
-	case TB_BY_RATE:
+	case TABLE_BY_RATE:
 		if (!t->cols[col].gauge) {
 			c = a->rate[col] < b->rate[col] ? -1 : a->rate[col] > b->rate[col];
 			if (c)
@@ -876,7 +878,7 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 		}
 		/* ties by delta, then total */
 		__attribute__((fallthrough));
-	case TB_BY_DELTA:
+	case TABLE_BY_DELTA:
 		if (!t->cols[col].gauge) {
 			c = cmp_u64(a->delta[col], b->delta[col]);
 			if (c)
@@ -884,13 +886,13 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 		}
 		/* ties by total */
 		__attribute__((fallthrough));
-	case TB_BY_TOTAL:
+	case TABLE_BY_TOTAL:
 		if (t->cols[col].is_signed)
 			c = cmp_s64((int64_t)a->total[col], (int64_t)b->total[col]);
 		else
 			c = cmp_u64(a->total[col], b->total[col]);
 		break;
-	case TB_BY_KEY:
+	case TABLE_BY_KEY:
 		c = cmp_size(a->kord, b->kord);
 		break;
 	}
@@ -916,11 +918,11 @@ void table_sort(struct table *t)
 }
 
 /* heap of the k best rows so far, the worst of them on top */
-static void sift_down(const struct table *t, struct tb_row **h, size_t k, size_t i)
+static void sift_down(const struct table *t, struct table_row **h, size_t k, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		struct tb_row *tmp;
+		struct table_row *tmp;
 
 		if (l < k && cmp_rows(&h[l], &h[m], (void *)t) > 0)
 			m = l;
@@ -937,7 +939,7 @@ static void sift_down(const struct table *t, struct tb_row **h, size_t k, size_t
 
 void table_sort_top(struct table *t, size_t k)
 {
-	struct tb_row **h;
+	struct table_row **h;
 	size_t i, j;
 
 	if (!k || k * 4 >= t->nrows || !t->ncols) {
@@ -995,27 +997,27 @@ size_t table_sorted(const struct table *t)
 	return t->ord->sorted;
 }
 
-enum tb_sort_by table_sort_by(const struct table *t)
+enum table_sort_by table_sort_get_by(const struct table *t)
 {
 	return t->ord->by;
 }
 
-int table_sort_col(const struct table *t)
+int table_sort_get_col(const struct table *t)
 {
 	return t->ord->col;
 }
 
-size_t table_sort_key(const struct table *t)
+size_t table_sort_get_key(const struct table *t)
 {
 	return t->ord->key;
 }
 
-bool table_sort_ascending(const struct table *t)
+bool table_sort_get_ascending(const struct table *t)
 {
 	return t->ord->ascending;
 }
 
-void table_sort_set_by(struct table *t, enum tb_sort_by by)
+void table_sort_set_by(struct table *t, enum table_sort_by by)
 {
 	t->ord->by = by;
 	t->ord->needs_sort = true;
@@ -1044,7 +1046,7 @@ static int col_named(const struct table *t, const char *name, size_t n)
 	return -1;
 }
 
-int table_col(const struct table *t, const char *name)
+int table_col_find(const struct table *t, const char *name)
 {
 	size_t n = strlen(name), b;
 	const char *dot = strstr(name, ".descending");
@@ -1088,20 +1090,20 @@ int table_set_sort(struct table *t, const char *spec)
 {
 	bool desc;
 	size_t n = sort_spec_len(spec, &desc), b = strcspn(spec, "."), k;
-	int col = table_col(t, spec);
+	int col = table_col_find(t, spec);
 
 	if (b > n)
 		b = n;
 	if (col >= 0) {
 		t->ord->col = col;
-		t->ord->by = TB_BY_TOTAL;
+		t->ord->by = TABLE_BY_TOTAL;
 	} else {
 		for (k = 0; k < t->nkeys; k++)
 			if (strlen(t->key_names[k]) == b && !strncmp(t->key_names[k], spec, b))
 				break;
 		if (k == t->nkeys)
 			return -1;
-		t->ord->by = TB_BY_KEY;
+		t->ord->by = TABLE_BY_KEY;
 		t->ord->key = k;
 	}
 	t->ord->ascending = !desc;
@@ -1111,15 +1113,15 @@ int table_set_sort(struct table *t, const char *spec)
 
 const char *table_sort_desc(const struct table *t, char *buf, size_t size)
 {
-	const struct tb_order *o = t->ord;
+	const struct table_order *o = t->ord;
 	const char *dir = o->ascending ? "ascending" : "descending";
 
-	if (o->by == TB_BY_KEY)
+	if (o->by == TABLE_BY_KEY)
 		snprintf(buf, size, "key %s, %s", o->key < t->nkeys ? t->key_names[o->key] : "", dir);
 	else if (t->ncols)
 		snprintf(buf, size, "%s %s, %s", t->cols[o->col].name,
-			 t->cols[o->col].gauge ? "total" : o->by == TB_BY_DELTA ? "delta" :
-			 o->by == TB_BY_RATE ? "rate" : "total",
+			 t->cols[o->col].gauge ? "total" : o->by == TABLE_BY_DELTA ? "delta" :
+			 o->by == TABLE_BY_RATE ? "rate" : "total",
 			 dir);
 	else
 		snprintf(buf, size, "none");
@@ -1137,30 +1139,30 @@ uint64_t table_sum(const struct table *t, int col, bool delta)
 	return s;
 }
 
-char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
-		      char buf[TB_NUM_MAX])
+char *table_total_str(const struct table *t, const struct table_row *r, size_t col,
+		      char buf[TABLE_NUM_MAX])
 {
 	uint64_t v = r->total[col];
 
 	if (t->cols[col].kind == HP_GRAPH)
 		return table_bar_str(v, 20, buf);
 	if (t->cols[col].kind == HP_PERCENT && v == HP_PERCENT_ERROR)
-		snprintf(buf, TB_NUM_MAX, "[ERROR]");
+		snprintf(buf, TABLE_NUM_MAX, "[ERROR]");
 	else if (t->cols[col].kind == HP_PERCENT)
-		snprintf(buf, TB_NUM_MAX, "%" PRIu64 ".%02u", v / 100, (unsigned int)(v % 100));
+		snprintf(buf, TABLE_NUM_MAX, "%" PRIu64 ".%02u", v / 100, (unsigned int)(v % 100));
 	else if (t->cols[col].is_signed)
-		snprintf(buf, TB_NUM_MAX, "%" PRId64, (int64_t)v);
+		snprintf(buf, TABLE_NUM_MAX, "%" PRId64, (int64_t)v);
 	else
-		snprintf(buf, TB_NUM_MAX, "%" PRIu64, r->total[col]);
+		snprintf(buf, TABLE_NUM_MAX, "%" PRIu64, r->total[col]);
 	return buf;
 }
 
-char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX])
+char *table_bar_str(uint64_t hashes, int width, char buf[TABLE_NUM_MAX])
 {
 	int i, n;
 
-	if (width >= TB_NUM_MAX)
-		width = TB_NUM_MAX - 1;
+	if (width >= TABLE_NUM_MAX)
+		width = TABLE_NUM_MAX - 1;
 	if (width < 0)
 		width = 0;
 	n = hashes >= 20 ? width : (int)((hashes * width + 10) / 20);

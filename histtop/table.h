@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "histparse.h"
+#include "hp.h"
 
-struct tb_col {
+struct table_col {
 	char *name;		/* "hitcount", "bytes_req", "bytes_req.max" */
 	enum hp_kind kind;
 	bool gauge;		/* min/max, .percent, .graph: cumulative only, a delta
@@ -26,18 +26,18 @@ struct tb_col {
 };
 
 /* How the kernel prints a key field, from its spec ("id.syscall"). */
-enum tb_key_kind {
-	TB_KEY_PLAIN,		/* a number ("%10llu") or a string */
-	TB_KEY_HEX,		/* .hex: "%llx" */
-	TB_KEY_SYM,		/* .sym, .sym-offset: "[ffffffff81177274] name+0x0/0x40" */
-	TB_KEY_EXECNAME,	/* .execname: "%-16s[%10lu]", comm then pid */
-	TB_KEY_SYSCALL,		/* .syscall: "%-30s[%3llu]", name then number */
-	TB_KEY_LOG2,		/* .log2: "~ 2^%-2llu" */
-	TB_KEY_BUCKETS,		/* .buckets=N: "~ %llu-%llu" */
-	TB_KEY_STACK,		/* stacktrace: frames, one a line */
+enum table_key_kind {
+	TABLE_KEY_PLAIN,		/* a number ("%10llu") or a string */
+	TABLE_KEY_HEX,		/* .hex: "%llx" */
+	TABLE_KEY_SYM,		/* .sym, .sym-offset: "[ffffffff81177274] name+0x0/0x40" */
+	TABLE_KEY_EXECNAME,	/* .execname: "%-16s[%10lu]", comm then pid */
+	TABLE_KEY_SYSCALL,		/* .syscall: "%-30s[%3llu]", name then number */
+	TABLE_KEY_LOG2,		/* .log2: "~ 2^%-2llu" */
+	TABLE_KEY_BUCKETS,		/* .buckets=N: "~ %llu-%llu" */
+	TABLE_KEY_STACK,		/* stacktrace: frames, one a line */
 };
 
-enum tb_key_kind table_key_kind(const char *spec);
+enum table_key_kind table_key_kind_of(const char *spec);
 /*
  * An .execname or .syscall part "name      [   42]": the length of the
  * name (padding trimmed) and the number.  False when part has no such form.
@@ -48,7 +48,7 @@ bool table_part_split(const char *part, size_t *name_len, uint64_t *num);
  * number, a .sym address, an .execname pid, a .syscall number, a .log2
  * exponent, a .buckets lower bound.  False for text (strings, stacks).
  */
-bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num);
+bool table_part_num(enum table_key_kind kind, const char *part, uint64_t *num);
 
 /*
  * The values a .log2 or .buckets key part holds, both bounds included:
@@ -56,18 +56,18 @@ bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num);
  * ilog2(roundup_pow_of_two(v))), .buckets=S "~ L-U" [L, U] (U = L + S - 1).
  * False for other kinds or text that is not such a part.
  */
-bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi);
+bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi);
 
 /* A key part's number, for numeric key sorts (see table_part_num). */
-struct tb_knum {
+struct table_knum {
 	uint64_t v;
 	bool num;		/* false: the part sorts as text, after numbers */
 };
 
-struct tb_row {
+struct table_row {
 	char *key;		/* identity: the parser's key text */
 	char **parts;		/* one per key field */
-	struct tb_knum *knum;	/* one per key field (in the row's allocation) */
+	struct table_knum *knum;	/* one per key field (in the row's allocation) */
 	char *extra;		/* onmax()/onchange() text, or NULL */
 	uint64_t *total;	/* as the kernel reports */
 	uint64_t *delta;	/* since the previous frame (0 for gauges) */
@@ -82,34 +82,34 @@ struct tb_row {
 	bool picked;		/* scratch of table_sort_top */
 };
 
-enum tb_sort_by {
-	TB_BY_DELTA,
-	TB_BY_TOTAL,
-	TB_BY_KEY,
-	TB_BY_RATE,		/* the change per second (real time between reads) */
+enum table_sort_by {
+	TABLE_BY_DELTA,
+	TABLE_BY_TOTAL,
+	TABLE_BY_KEY,
+	TABLE_BY_RATE,		/* the change per second (real time between reads) */
 };
 
 /*
  * A table's fields are for reading: only table.c changes them.  The sort
- * settings are private (struct tb_order) behind table_sort_*().
+ * settings are private (struct table_order) behind table_sort_*().
  */
-struct tb_order;
+struct table_order;
 
 struct table {
 	size_t nkeys;
 	char **key_names;
-	enum tb_key_kind *key_kinds;
+	enum table_key_kind *key_kinds;
 	size_t ncols;
-	struct tb_col *cols;
+	struct table_col *cols;
 	size_t nrows;
-	struct tb_row **rows;	/* in the order table_sort_*() set, up to table_sorted() */
+	struct table_row **rows;	/* in the order table_sort_*() set, up to table_sorted() */
 	size_t cap;
-	struct tb_bucket *buckets;	/* open addressing by key */
+	struct table_bucket *buckets;	/* open addressing by key */
 	size_t nbuckets;
-	struct tb_bucket *tbuckets;	/* by key part of the line (table_known_key), on demand */
+	struct table_bucket *tbuckets;	/* by key part of its line (table_known_key) */
 	size_t ntbuckets;
 	bool tstale;		/* tbuckets needs a rebuild */
-	struct tb_row **byentry;	/* the latest frame's rows in its entry order */
+	struct table_row **byentry;	/* the latest frame's rows in its entry order */
 	size_t nbyentry, byentry_cap;
 
 	char *trigger;		/* the kernel's trigger info of the latest frame */
@@ -126,7 +126,7 @@ struct table {
 	bool cleared;		/* the latest update saw a kernel clear */
 	bool intervals;		/* frames are intervals (table_add_interval) */
 
-	struct tb_order *ord;	/* how the rows are ordered: table_sort_*() (private) */
+	struct table_order *ord;	/* how the rows are ordered: table_sort_*() (private) */
 };
 
 struct table *table_new(void);
@@ -178,11 +178,11 @@ void table_reset(struct table *t);
  * finds them in order and sorts nothing.  A column past the table's is
  * ignored.
  */
-enum tb_sort_by table_sort_by(const struct table *t);
-int table_sort_col(const struct table *t);
-size_t table_sort_key(const struct table *t);	/* TB_BY_KEY: the key part first */
-bool table_sort_ascending(const struct table *t);
-void table_sort_set_by(struct table *t, enum tb_sort_by by);
+enum table_sort_by table_sort_get_by(const struct table *t);
+int table_sort_get_col(const struct table *t);
+size_t table_sort_get_key(const struct table *t);	/* TABLE_BY_KEY: the key part first */
+bool table_sort_get_ascending(const struct table *t);
+void table_sort_set_by(struct table *t, enum table_sort_by by);
 void table_sort_set_col(struct table *t, int col);
 void table_sort_set_ascending(struct table *t, bool ascending);
 /*
@@ -202,7 +202,7 @@ void table_sort_top(struct table *t, size_t k);
 /* Make sure at least the first k rows are in order. */
 void table_sort_upto(struct table *t, size_t k);
 /* Column by name ("bytes_req", "bytes_req.descending" ok), or -1. */
-int table_col(const struct table *t, const char *name);
+int table_col_find(const struct table *t, const char *name);
 /*
  * The display sort of -s: a value ("bytes_req.descending") sorts on its
  * totals, a key ("call_site", "common_pid.execname") on the key, that part
@@ -219,10 +219,10 @@ uint64_t table_sum(const struct table *t, int col, bool delta);
  * A row's total in col as the kernel prints it, into buf: decimal (signed
  * gauges signed), a .percent as "3.35", a .graph as its bar of '#'.
  */
-#define TB_NUM_MAX 24
-char *table_total_str(const struct table *t, const struct tb_row *r, size_t col,
-		      char buf[TB_NUM_MAX]);
+#define TABLE_NUM_MAX 24
+char *table_total_str(const struct table *t, const struct table_row *r, size_t col,
+		      char buf[TABLE_NUM_MAX]);
 /* A .graph value (the kernel's '#' of 20) as a bar of width cells into buf. */
-char *table_bar_str(uint64_t hashes, int width, char buf[TB_NUM_MAX]);
+char *table_bar_str(uint64_t hashes, int width, char buf[TABLE_NUM_MAX]);
 
 #endif

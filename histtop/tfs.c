@@ -17,9 +17,9 @@
 
 #include <tracefs.h>
 
-#include "histparse.h"
+#include "hp.h"
 #include "tfs.h"
-#include "trigger.h"
+#include "trig.h"
 
 /* tracefs's f_type (statfs): the real thing, not a fixture directory */
 #define TFS_MAGIC 0x74726163

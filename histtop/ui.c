@@ -312,7 +312,7 @@ static void fmt_unit(char *buf, size_t size, uint64_t v, bool neg, const struct 
  * A cell's magnitude and sign: a total (signed gauges may be negative), or
  * its second column: the change, or with per_sec the rate per second.
  */
-static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j, bool delta,
+static uint64_t cell_val(const struct table *t, const struct table_row *r, size_t j, bool delta,
 			 bool per_sec, bool *neg)
 {
 	uint64_t v = delta ? r->delta[j] : r->total[j];
@@ -325,8 +325,9 @@ static uint64_t cell_val(const struct table *t, const struct tb_row *r, size_t j
 }
 
 /* The unit of column j's totals or deltas over rows[0..n), in width cells. */
-static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, const size_t *idx,
-			     size_t n, size_t j, bool delta, bool per_sec, int width)
+static struct unit pick_unit(const struct table *t, struct table_row *const *rows,
+			     const size_t *idx, size_t n, size_t j, bool delta, bool per_sec,
+			     int width)
 {
 	struct unit f = { 0, 0 };
 	uint64_t max = 0, v;
@@ -359,10 +360,10 @@ static struct unit pick_unit(const struct table *t, struct tb_row *const *rows, 
 	return f;
 }
 
-static void fmt_total(const struct ui *u, const struct table *t, const struct tb_row *r,
+static void fmt_total(const struct ui *u, const struct table *t, const struct table_row *r,
 		      size_t j, char *buf, size_t size, int width)
 {
-	char n[TB_NUM_MAX];
+	char n[TABLE_NUM_MAX];
 	bool neg;
 	uint64_t v;
 
@@ -382,7 +383,7 @@ static void fmt_total(const struct ui *u, const struct table *t, const struct tb
 	fmt_unit(buf, size, v, neg, &u->units[2 * j]);
 }
 
-bool ui_row_shown(void *ctx, const struct table *t, const struct tb_row *r)
+bool ui_row_shown(void *ctx, const struct table *t, const struct table_row *r)
 {
 	const struct ui *u = ctx;
 	char *k;
@@ -577,9 +578,9 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 /* Sorted on the change: per refresh or per second. */
 static bool by_change(const struct table *t)
 {
-	enum tb_sort_by by = table_sort_by(t);
+	enum table_sort_by by = table_sort_get_by(t);
 
-	return by == TB_BY_DELTA || by == TB_BY_RATE;
+	return by == TABLE_BY_DELTA || by == TABLE_BY_RATE;
 }
 
 static bool has_delta(const struct ui *u, const struct table *t, size_t j)
@@ -625,7 +626,7 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 		}
 		/* drop the last column that is not the sorted one */
 		for (j = t->ncols; j-- > 0;)
-			if (u->colshow[j] && (int)j != table_sort_col(t))
+			if (u->colshow[j] && (int)j != table_sort_get_col(t))
 				break;
 		if (j == (size_t)-1 || nnum <= 1)
 			break;
@@ -662,8 +663,8 @@ static void fit_name(const struct ui *u, char *buf, size_t size, const char *arr
 static void draw_colhdr(struct ui *u, const struct table *t)
 {
 	const struct layout *l = &u->lay;
-	const char *arrow = table_sort_ascending(t) ? "^" : "v";
-	bool bykey = table_sort_by(t) == TB_BY_KEY;
+	const char *arrow = table_sort_get_ascending(t) ? "^" : "v";
+	bool bykey = table_sort_get_by(t) == TABLE_BY_KEY;
 	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
 	struct strbuf sb;
 	char buf[64];
@@ -676,7 +677,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	for (k = 0; k < t->nkeys; k++)
 		/* a sort on one key part marks that part, as a value sort its column */
 		sb_printf(&sb, "%s%s%s", k ? ", " : "",
-			  t->nkeys > 1 && bykey && k == table_sort_key(t) ? arrow : "",
+			  t->nkeys > 1 && bykey && k == table_sort_get_key(t) ? arrow : "",
 			  t->key_names[k]);
 	if (!t->nkeys)
 		sb_puts(&sb, "KEY");
@@ -691,7 +692,7 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	sb_free(&sb);
 	x = l->keyw;
 	for (j = 0; j < t->ncols; j++) {
-		bool sorted = (int)j == table_sort_col(t) && !bykey;
+		bool sorted = (int)j == table_sort_get_col(t) && !bykey;
 		/* a max or min has no delta: a delta sort on it is its total's */
 		bool on_delta = sorted && by_change(t) && has_delta(u, t, j);
 
@@ -712,8 +713,8 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 		x += l->numw;
 	}
 	if (l->barw)
-		put_cells(u, 4, x + 1, t->ncols && t->cols[table_sort_col(t)].gauge ? "of largest" :
-			  "share", l->barw - 1, 0);
+		put_cells(u, 4, x + 1, t->ncols && t->cols[table_sort_get_col(t)].gauge ?
+			  "of largest" : "share", l->barw - 1, 0);
 	attrset(A_NORMAL);
 }
 
@@ -734,7 +735,7 @@ static void draw_bar(struct ui *u, int y, int x, double frac)
 	attrset(A_NORMAL);
 }
 
-static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *r,
+static int draw_row(struct ui *u, const struct ui_view *v, const struct table_row *r,
 		    const char *key, int y, bool selected, uint64_t sortsum)
 {
 	const struct table *t = v->t;
@@ -769,9 +770,10 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 		x += l->numw;
 	}
 	if (sortsum && l->barw) {
-		uint64_t val = u->bar_totals ? r->total[table_sort_col(t)] : r->delta[table_sort_col(t)];
+		int sc = table_sort_get_col(t);
+		uint64_t val = u->bar_totals ? r->total[sc] : r->delta[sc];
 
-		if (!(t->cols[table_sort_col(t)].is_signed && (int64_t)val < 0))
+		if (!(t->cols[sc].is_signed && (int64_t)val < 0))
 			draw_bar(u, y, x + 1, (double)val / sortsum);
 	}
 	attrset(A_NORMAL);
@@ -861,18 +863,18 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 {
 	uint64_t sum = 0;
 	size_t i;
+	int sc = table_sort_get_col(t);
 
 	if (!t->ncols)
 		return 0;
-	if (t->cols[table_sort_col(t)].gauge) {
+	if (t->cols[sc].gauge) {
 		/* a max or min is no share of anything: bars against the largest */
 		u->bar_totals = true;
 		for (i = 0; i < t->nrows; i++) {
-			const struct tb_row *r = t->rows[i];
-			uint64_t tv = r->total[table_sort_col(t)];
+			const struct table_row *r = t->rows[i];
+			uint64_t tv = r->total[sc];
 
-			if (!r->stale && !(t->cols[table_sort_col(t)].is_signed && (int64_t)tv < 0) &&
-			    tv > sum)
+			if (!r->stale && !(t->cols[sc].is_signed && (int64_t)tv < 0) && tv > sum)
 				sum = tv;
 		}
 		return sum;
@@ -882,12 +884,12 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 
 		for (i = 0; i < t->nrows; i++)
 			if (!t->rows[i]->stale)
-				sum += d ? t->rows[i]->delta[table_sort_col(t)] : t->rows[i]->total[table_sort_col(t)];
+				sum += d ? t->rows[i]->delta[sc] : t->rows[i]->total[sc];
 		u->bar_totals = !d || !sum;	/* nothing moved: share of the totals */
 		if (d && !sum)
 			for (i = 0; i < t->nrows; i++)
 				if (!t->rows[i]->stale)
-					sum += t->rows[i]->total[table_sort_col(t)];
+					sum += t->rows[i]->total[sc];
 	}
 	return sum;
 }
@@ -898,7 +900,7 @@ void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
 	if (u->show_totals && by_change(t))
-		table_sort_set_by(t, TB_BY_TOTAL);
+		table_sort_set_by(t, TABLE_BY_TOTAL);
 	u->top_n = v->top > 0 ? (size_t)v->top : 0;
 	/* order only the rows that can show; all when a filter picks among them */
 	limit = u->filter[0] ? 0 : (u->sel > u->top ? u->sel : u->top) + (size_t)LINES;
@@ -1160,16 +1162,16 @@ static enum ui_action act_sort_col(const struct key_ctx *c)
 
 	if (!n)
 		return UI_REDRAW;
-	table_sort_set_col(t, (table_sort_col(t) + (c->key == '>' ? 1 : n - 1)) % n);
-	if (table_sort_by(t) == TB_BY_KEY)
-		table_sort_set_by(t, c->u->show_totals ? TB_BY_TOTAL :
-				  c->u->per_sec ? TB_BY_RATE : TB_BY_DELTA);
+	table_sort_set_col(t, (table_sort_get_col(t) + (c->key == '>' ? 1 : n - 1)) % n);
+	if (table_sort_get_by(t) == TABLE_BY_KEY)
+		table_sort_set_by(t, c->u->show_totals ? TABLE_BY_TOTAL :
+				  c->u->per_sec ? TABLE_BY_RATE : TABLE_BY_DELTA);
 	return UI_REDRAW;
 }
 
 static enum ui_action act_reverse(const struct key_ctx *c)
 {
-	table_sort_set_ascending(c->t, !table_sort_ascending(c->t));
+	table_sort_set_ascending(c->t, !table_sort_get_ascending(c->t));
 	return UI_REDRAW;
 }
 
@@ -1177,20 +1179,20 @@ static enum ui_action act_reverse(const struct key_ctx *c)
 static enum ui_action act_sort_change(const struct key_ctx *c)
 {
 	struct table *t = c->t;
-	enum tb_sort_by by = table_sort_by(t);
+	enum table_sort_by by = table_sort_get_by(t);
 
-	table_sort_set_by(t, by == TB_BY_DELTA ? TB_BY_RATE :
-			  by == TB_BY_RATE ? TB_BY_TOTAL : TB_BY_DELTA);
+	table_sort_set_by(t, by == TABLE_BY_DELTA ? TABLE_BY_RATE :
+			  by == TABLE_BY_RATE ? TABLE_BY_TOTAL : TABLE_BY_DELTA);
 	if (by_change(t)) {
 		c->u->show_totals = false;
-		c->u->per_sec = table_sort_by(t) == TB_BY_RATE;
+		c->u->per_sec = table_sort_get_by(t) == TABLE_BY_RATE;
 	}
 	return UI_REDRAW;
 }
 
 static enum ui_action act_sort_key(const struct key_ctx *c)
 {
-	table_sort_set_by(c->t, TB_BY_KEY);
+	table_sort_set_by(c->t, TABLE_BY_KEY);
 	table_sort_set_ascending(c->t, true);
 	return UI_REDRAW;
 }
@@ -1199,7 +1201,7 @@ static enum ui_action act_totals(const struct key_ctx *c)
 {
 	c->u->show_totals = !c->u->show_totals;
 	if (c->u->show_totals && by_change(c->t))
-		table_sort_set_by(c->t, TB_BY_TOTAL);
+		table_sort_set_by(c->t, TABLE_BY_TOTAL);
 	return UI_REDRAW;
 }
 

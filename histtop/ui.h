@@ -64,7 +64,7 @@ bool ui_input_lost(const struct ui *u);
  * For out_ctx.keep: the / filter keeps row r (any row when no filter is
  * set; -T plays no part).  ctx is the ui.
  */
-bool ui_row_shown(void *ctx, const struct table *t, const struct tb_row *r);
+bool ui_row_shown(void *ctx, const struct table *t, const struct table_row *r);
 /* A / filter is set. */
 bool ui_filtered(const struct ui *u);
 /* View keys (sort, scroll, filter, help) are handled here, and the question

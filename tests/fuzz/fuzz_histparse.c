@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "histparse.h"
+#include "hp.h"
 #include "out.h"
 #include "table.h"
-#include "trigger.h"
+#include "trig.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

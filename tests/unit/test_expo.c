@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The exposition: the mapping of issue 29 on hist text in the kernel's forms. */
 #include "expo.h"
-#include "histparse.h"
+#include "hp.h"
 #include "table.h"
 #include "tap.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The parser on every fixture captured from the 6.1 and 6.12 guests, and on bad input. */
 #include <stdarg.h>
-#include "histparse.h"
+#include "hp.h"
 #include "tap.h"
 
 static struct hp_snapshot *parse_fixture(const char *name, char **err)

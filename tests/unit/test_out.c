@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Batch output: text, NDJSON and CSV frames, folded stacks, key text. */
 #include <stdarg.h>
-#include "histparse.h"
+#include "hp.h"
 #include "out.h"
 #include "table.h"
 #include "tap.h"
@@ -151,7 +151,8 @@ int main(void)
 	ok(strstr(s, ",2,0,0.000,42.90,####################") != NULL,
 	   "csv: 42.90 and the bar");
 	free(s);
-	ok(table_col(t, "bytes_req.percent.descending") == 1 && table_col(t, "bytes_alloc.graph") == 2,
+	ok(table_col_find(t, "bytes_req.percent.descending") == 1 &&
+	   table_col_find(t, "bytes_alloc.graph") == 2,
 	   "-s names a .percent or .graph column by its spec");
 	table_free(t);
 
@@ -258,7 +259,7 @@ int main(void)
 			"size=64 [active]\n#\n\n"
 			"{ a:          1 } hitcount:          1  b (%):[ERROR]\n"
 			"\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n";
-		char num[TB_NUM_MAX];
+		char num[TABLE_NUM_MAX];
 
 		t = load_text("[ERROR]", zero, strlen(zero));
 		is_str(t->nrows ? table_total_str(t, t->rows[0], 1, num) : "", "[ERROR]",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The model: deltas, rates, appearing/vanishing rows, clears, sorting. */
 #include <stdarg.h>
-#include "histparse.h"
+#include "hp.h"
 #include "table.h"
 #include "tap.h"
 #include "util.h"
@@ -37,7 +37,7 @@ static struct hp_snapshot *frame(int paused, int n, ...)
 	return s;
 }
 
-static const struct tb_row *row(const struct table *t, const char *key)
+static const struct table_row *row(const struct table *t, const char *key)
 {
 	size_t i;
 
@@ -56,7 +56,7 @@ static void update(struct table *t, struct hp_snapshot *s, double now)
 static void test_deltas(void)
 {
 	struct table *t = table_new();
-	const struct tb_row *a, *b;
+	const struct table_row *a, *b;
 
 	update(t, frame(0, 2, "a", 10UL, 100UL, "b", 1UL, 5UL), 100.0);
 	a = row(t, "comm: a");
@@ -93,7 +93,7 @@ static void test_deltas(void)
 static void test_clear(void)
 {
 	struct table *t = table_new();
-	const struct tb_row *a;
+	const struct table_row *a;
 	size_t i;
 	int negative = 0;
 
@@ -176,9 +176,9 @@ static void test_sort(void)
 
 	update(t, frame(1, 3, "x", 5UL, 10UL, "y", 5UL, 30UL, "z", 1UL, 20UL), 1.0);
 	ok(t->paused, "[paused] state carried");
-	table_sort_set_by(t, TB_BY_TOTAL);
-	table_sort_set_col(t, table_col(t, "bytes.descending"));
-	is_u64(table_sort_col(t), 1, "table_col strips .descending");
+	table_sort_set_by(t, TABLE_BY_TOTAL);
+	table_sort_set_col(t, table_col_find(t, "bytes.descending"));
+	is_u64(table_sort_get_col(t), 1, "table_col strips .descending");
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: y", "bytes descending: y (30)");
 	is_str(t->rows[2]->key, "comm: x", "bytes descending: x (10) last");
@@ -189,10 +189,10 @@ static void test_sort(void)
 	table_sort_set_ascending(t, true);
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: z", "reversed: z (1) first");
-	table_sort_set_by(t, TB_BY_KEY);
+	table_sort_set_by(t, TABLE_BY_KEY);
 	table_sort(t);
 	is_str(t->rows[0]->key, "comm: x", "by key ascending");
-	ok(table_col(t, "nope") < 0, "unknown column");
+	ok(table_col_find(t, "nope") < 0, "unknown column");
 	table_free(t);
 }
 
@@ -225,7 +225,7 @@ static void test_signed_gauge(void)
 	};
 	struct strbuf sb;
 	struct table *t = table_new();
-	char *err = NULL, num[TB_NUM_MAX];
+	char *err = NULL, num[TABLE_NUM_MAX];
 	size_t i;
 
 	sb_init(&sb);
@@ -237,7 +237,7 @@ static void test_signed_gauge(void)
 	update(t, hp_parse(sb.buf, sb.len, &err), 1);
 	ok(t->cols[1].is_signed, "a gauge that printed a negative is signed");
 	table_sort_set_col(t, 1);
-	table_sort_set_by(t, TB_BY_TOTAL);
+	table_sort_set_by(t, TABLE_BY_TOTAL);
 	table_sort_set_ascending(t, true);
 	table_sort(t);
 	is_str(t->rows[0]->key, "a: 1", "ascending signed sort: -21 before 5");
@@ -254,7 +254,7 @@ static void test_signed_gauge(void)
 	update(t, hp_parse(sb.buf, sb.len, &err), 1);
 	ok(!t->cols[1].is_signed, "a gauge without negatives is unsigned");
 	table_sort_set_col(t, 1);
-	table_sort_set_by(t, TB_BY_TOTAL);
+	table_sort_set_by(t, TABLE_BY_TOTAL);
 	table_sort_set_ascending(t, false);
 	table_sort(t);
 	is_str(table_total_str(t, t->rows[0], 1, num), "18446744073709551615",
@@ -282,8 +282,8 @@ static void test_sort_top(void)
 		sb_printf(&sb, "{ k: %zu } hitcount: %u\n", i, (x >> 16) % 40);
 	}
 	sb_printf(&sb, "\nTotals:\n    Hits: 0\n    Entries: 500\n    Dropped: 0\n");
-	table_sort_set_by(a, TB_BY_TOTAL);
-	table_sort_set_by(b, TB_BY_TOTAL);
+	table_sort_set_by(a, TABLE_BY_TOTAL);
+	table_sort_set_by(b, TABLE_BY_TOTAL);
 	table_set_limit(b, 20);
 	update(a, hp_parse(sb.buf, sb.len, &err), 1);
 	update(b, hp_parse(sb.buf, sb.len, &err), 1);
@@ -467,7 +467,7 @@ static void test_memo_same_table(void)
 			continue;
 		}
 		for (i = 0; i < a->nrows; i++) {
-			const struct tb_row *x = a->rows[i], *y = b->rows[i];
+			const struct table_row *x = a->rows[i], *y = b->rows[i];
 
 			order_bad += strcmp(x->key, y->key) != 0;
 			if (strcmp(x->key, y->key))
@@ -534,7 +534,7 @@ static struct table *keyed(const char *keys, const char *const *entries, size_t 
 		printf("# %s\n", err);
 	free(err);
 	sb_free(&sb);
-	table_sort_set_by(t, TB_BY_KEY);
+	table_sort_set_by(t, TABLE_BY_KEY);
 	table_sort_set_ascending(t, true);
 	table_sort(t);
 	return t;
@@ -605,14 +605,14 @@ static void test_key_sort(void)
 	got = order(t, 1);
 	is_str(got, "4|30|1|2", "key sort: compound keys part by part (9,4 9,30 10,1 10,2)");
 	free(got);
-	ok(table_set_sort(t, "b.descending") == 0 && table_sort_by(t) == TB_BY_KEY &&
-	   !table_sort_ascending(t),
+	ok(table_set_sort(t, "b.descending") == 0 && table_sort_get_by(t) == TABLE_BY_KEY &&
+	   !table_sort_get_ascending(t),
 	   "-s on a key sorts on the key");
 	got = order(t, 1);
 	is_str(got, "30|4|2|1", "-s b.descending: on b first, descending");
 	free(got);
-	ok(table_set_sort(t, "hitcount") == 0 && table_sort_by(t) == TB_BY_TOTAL &&
-	   table_sort_ascending(t),
+	ok(table_set_sort(t, "hitcount") == 0 && table_sort_get_by(t) == TABLE_BY_TOTAL &&
+	   table_sort_get_ascending(t),
 	   "-s on a value sorts on its totals");
 	ok(table_set_sort(t, "nope") == -1, "-s on neither: -1");
 	table_free(t);
@@ -628,7 +628,7 @@ static void add(struct table *t, struct hp_snapshot *s, double now)
 static void test_interval(void)
 {
 	struct table *t = table_new();
-	const struct tb_row *a, *b;
+	const struct table_row *a, *b;
 
 	add(t, frame(0, 2, "a", 10UL, 100UL, "b", 1UL, 5UL), 100.0);
 	a = row(t, "comm: a");

@@ -6,9 +6,9 @@
  * captures, and the hand-made fixtures' own comments), and against every
  * other one.
  */
-#include "histparse.h"
+#include "hp.h"
 #include "tap.h"
-#include "trigger.h"
+#include "trig.h"
 
 /* Each histogram of each fixture, in file order, and the trigger written for it. */
 static const struct {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trigger: a hist trigger's meaning, normalised (see trigger.h).
+ * trigger: a hist trigger's meaning, normalised (see trig.h).
  *
  * The rules follow kernel/trace/trace_events_hist.c of 6.1 and 6.12:
  * parse_hist_trigger_attrs() for the parameters, create_val_fields() (the
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trigger.h"
+#include "trig.h"
 #include "util.h"
 
 /* A trigger in one spelling: every list new, NULL-terminated. */

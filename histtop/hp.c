@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * histparse: the text of a tracefs `hist` file to a snapshot (see histparse.h).
+ * hp: the text of a tracefs `hist` file to a snapshot (see hp.h).
  *
  * The formats follow kernel/trace/trace_events_hist.c: hist_trigger_show()
  * for the frame, hist_trigger_print_key() for keys, hist_trigger_print_val()
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histparse.h"
+#include "hp.h"
 #include "util.h"
 
 struct cursor {

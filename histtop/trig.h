@@ -10,13 +10,13 @@
  * one histtop installed compares the parsed, normalised forms of both, never
  * their text.
  */
-#ifndef HISTTOP_TRIGGER_H
-#define HISTTOP_TRIGGER_H
+#ifndef HISTTOP_TRIG_H
+#define HISTTOP_TRIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "histparse.h"
+#include "hp.h"
 
 /* The kernel's hist table sizes: 2^7 to 2^17 entries (TRACING_MAP_BITS_MIN/MAX, 6.1 to 6.16). */
 #define TRIG_SIZE_MIN_BITS 7

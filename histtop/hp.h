@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * histparse: the text of a tracefs `hist` file to a snapshot.
+ * hp: the text of a tracefs `hist` file to a snapshot.
  *
  * Pure: no I/O, no globals.  All-or-nothing: hp_parse() returns a complete
  * snapshot or NULL with a message, never a partial one.  Handles every form
@@ -15,8 +15,8 @@
  * values (printed "var" for $var, "sys.event.$var" when fully qualified),
  * and 6.16's common_comm string keys.
  */
-#ifndef HISTTOP_HISTPARSE_H
-#define HISTTOP_HISTPARSE_H
+#ifndef HISTTOP_HP_H
+#define HISTTOP_HP_H
 
 #include <stdbool.h>
 #include <stddef.h>
