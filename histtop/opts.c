@@ -44,7 +44,8 @@ const char opts_usage[] =
 "      --config FILE        more triggers, one a line, each written as a group\n"
 "                           of the command line: '-e SYS:EVENT -k KEYS ...'\n"
 "      --include-self       count histtop's own process too (by default the\n"
-"                           filter adds 'common_pid != PID' for histtop's pid)\n"
+"                           filter adds 'common_pid != PID' for histtop's pid\n"
+"                           and each of its threads')\n"
 "      --attach             view an existing hist trigger on the event; never\n"
 "                           change or remove it\n"
 "      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
@@ -825,9 +826,10 @@ void opts_free(struct opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-char *opts_trigger(const struct opts_trig *o, long self_pid)
+char *opts_trigger(const struct opts_trig *o, const long *self, size_t nself)
 {
 	struct strbuf sb;
+	size_t i;
 
 	sb_init(&sb);
 	sb_printf(&sb, "hist:keys=%s", o->keys);
@@ -837,11 +839,11 @@ char *opts_trigger(const struct opts_trig *o, long self_pid)
 		sb_printf(&sb, ":sort=%s", o->sort);
 	if (o->size)
 		sb_printf(&sb, ":size=%u", o->size);
-	if (o->filter && self_pid > 0)
-		sb_printf(&sb, " if (%s) && common_pid != %ld", o->filter, self_pid);
+	if (o->filter && nself)
+		sb_printf(&sb, " if (%s)", o->filter);
 	else if (o->filter)
 		sb_printf(&sb, " if %s", o->filter);
-	else if (self_pid > 0)
-		sb_printf(&sb, " if common_pid != %ld", self_pid);
+	for (i = 0; i < nself; i++)
+		sb_printf(&sb, "%s common_pid != %ld", i || o->filter ? " &&" : " if", self[i]);
 	return sb_detach(&sb);
 }

@@ -217,11 +217,15 @@ struct source *source_open(const struct opts *o, const struct opts_trig *tr, cha
 	if (tfs_check_event(s->tfs, s->system, s->event, err))
 		goto fail_instance;
 	{
-		/* histtop's own reads of the hist file are not what it measures */
-		long self = o->include_self ? -1 : tfs_kernel_pid(s->tfs);
+		/*
+		 * histtop's own reads of the hist file, and --listen's thread
+		 * serving scrapes, are not what it measures
+		 */
+		long self[8];
+		size_t nself = o->include_self ? 0 : tfs_kernel_tids(s->tfs, self, 8);
 
-		s->trigger = opts_trigger(tr, self);
-		s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
+		s->trigger = opts_trigger(tr, self, nself);
+		s->self = nself ? "excl. self" : o->include_self ? NULL : "incl. self";
 	}
 	/*
 	 * Where the kernel can read the hist in intervals, histtop keeps the
