@@ -19,8 +19,8 @@ enum dist_kind dist_field_kind(const struct table *t, size_t k)
 		return DIST_LINEAR;
 	case TB_KEY_PLAIN:
 	case TB_KEY_HEX:
-		/* a number, not a string: the first row tells */
-		return t->nrows && t->rows[0]->knum[k].num ? DIST_MARKED : DIST_NONE;
+		/* a number, not a string: the first row tells (no row: it may be) */
+		return !t->nrows || t->rows[0]->knum[k].num ? DIST_MARKED : DIST_NONE;
 	default:
 		return DIST_NONE;
 	}
