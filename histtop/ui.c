@@ -596,8 +596,8 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 		{ 11, 12 }, { 9, 12 }, { 9, 8 }, { 8, 8 }, { 8, 0 }, { 7, 0 }, { 6, 0 },
 	};
 	struct layout *l = &u->lay;
-	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6;
-	size_t j, hide, f;
+	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6, readable;
+	size_t j, hide, f, nfits = sizeof(fits) / sizeof(fits[0]);
 
 	if (keyneed < keymin)
 		keymin = keyneed;
@@ -611,12 +611,17 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 			minw = 7;	/* -12.3M */
 	}
 	l->hidden = 0;
+	/* first the widest numbers that leave the keys whole (up to 2/5 of the
+	 * screen) and keep a bar, then those that leave the key its minimum */
+	readable = keyneed < COLS * 2 / 5 ? keyneed : COLS * 2 / 5;
 	for (hide = 0;; hide++) {
-		for (f = 0; f < sizeof(fits) / sizeof(fits[0]) && fits[f][0] >= minw; f++) {
-			l->numw = fits[f][0];
-			l->barw = t->ncols ? fits[f][1] : 0;
+		for (f = 0; f < 2 * nfits; f++) {
+			if (fits[f % nfits][0] < minw || (f < nfits && (hide || !fits[f][1])))
+				continue;
+			l->numw = fits[f % nfits][0];
+			l->barw = t->ncols ? fits[f % nfits][1] : 0;
 			l->keyw = COLS - nnum * l->numw - l->barw;
-			if (l->keyw >= keymin) {
+			if (l->keyw >= (f < nfits ? readable : keymin)) {
 				/* a wide screen: the share bar takes a third of what is left */
 				int rest = l->keyw + l->barw, grow = rest / 3;
 

@@ -188,7 +188,7 @@ for size in 40x12 80x24 120x40 200x50; do
 	ok $? "$size: N goes back to fx_a"
 	$T send-keys -t t v
 	wait_gone 'p50 '
-	like "$(colhdr)" 'hitcount' "$size: v again: the table (no other key part is a distribution)"
+	like "$(colhdr)" 'hitco' "$size: v again: the table (no other key part is a distribution)"
 	quit
 done
 
