@@ -1087,9 +1087,15 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	char lab[DIST_LABEL_MAX], num[48];
 	const char *le = u->utf8 ? "\xe2\x89\xa4" : "<=";	/* ≤ */
 	int labw = 1, numw = 1, y, x, rows_avail;
-	long cur;
+	long cur = -1;
 	bool cum = u->show_totals, fell_back = false;
 
+	ng = t->nkeys > 1 ? dist_groups_of(u, t, &g, &cur) : 0;
+	if (u->dist_group && cur < 0) {
+		/* the group left the table (or the filter): every group again */
+		free(u->dist_group);
+		u->dist_group = NULL;
+	}
 	dist_spec(u, t, &s, !cum);
 	d = dist_new(t, &s);
 	if (!cum && !d->sum) {
@@ -1106,7 +1112,6 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 		  kind == DIST_LOG2 ? ".log2" : kind == DIST_MARKED ? " (log2 buckets by histtop)" : "");
 	if (kind == DIST_LINEAR && d->step)
 		sb_printf(&sb, ".buckets=%" PRIu64, d->step);
-	ng = t->nkeys > 1 ? dist_groups_of(u, t, &g, &cur) : 0;
 	if (t->nkeys > 1) {
 		char *gt = cur >= 0 ? out_key_view(t, g[cur].row, !u->utf8, !u->show_addr, f) : NULL;
 
