@@ -192,6 +192,38 @@ for size in 40x12 80x24 120x40 200x50; do
 	quit
 done
 
+# r: the highest bucket first; / keeps only the rows that match; the help
+# offers v and n N
+for size in 40x12 120x40; do
+	w=${size%x*} h=${size#*x}
+	rm -rf "$tmp/fs"
+	fakefs "$tmp/fs" syscalls sys_enter_read "$fx"
+	run "$w" "$h" "LANG=C NO_COLOR=1" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -d 0.5
+	wait_for 'Hits'
+	$T send-keys -t t v
+	wait_for 'p50 '
+	$T send-keys -t t r
+	sleep 0.3
+	is "$(shown)" "$(dist_expect "$FIXTURES/$fx" | tac | head -n $((h - 7)))" \
+		"$size: r: the highest bucket first"
+	$T send-keys -t t r / f x _ b Enter
+	wait_for 'filter: fx_b'
+	is "$(shown)" "$(dist_expect "$FIXTURES/$fx" fx_b | head -n $((h - 7)))" "$size: / fx_b: fx_b's rows only"
+	$T send-keys -t t Escape '?'
+	wait_for 'histtop keys'
+	t=$(screen)
+	while printf '%s\n' "$t" | tail -n 3 | grep -q 'Down: more'; do
+		$T send-keys -t t Down
+		sleep 0.15
+		t="$t
+$(screen)"
+		[ "$(printf '%s\n' "$t" | wc -l)" -lt 400 ] || break
+	done
+	like "$t" 'v +distributions: on, next, off' "$size: the help offers v"
+	like "$t" 'n N +next/previous distribution' "$size: and n N"
+	quit
+done
+
 # a key part the user marks (v on a plain number): histtop buckets the
 # values 1..300 of 612-read-dropped (128 of them kept) as .log2 would
 for size in 80x24 200x50; do
