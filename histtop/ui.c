@@ -1157,7 +1157,7 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	numw = (int)strlen(num);
 	if (numw > COLS / 4) {
 		numw = COLS / 4 > 5 ? COLS / 4 : 5;
-		for (un.pow = 1; un.pow < 6; un.pow++) {
+		for (un.pow = 1; un.pow <= 6; un.pow++) {
 			for (un.dec = 1; un.dec >= 0; un.dec--) {
 				fmt_unit(num, sizeof(num), d->max, false, &un);
 				if ((int)strlen(num) <= numw)
@@ -1165,6 +1165,10 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 			}
 			if (un.dec >= 0)
 				break;
+		}
+		if (un.pow > 6 || un.dec < 0) {
+			un.pow = 6;	/* 18E: within 5 cells whatever the number */
+			un.dec = 0;
 		}
 	}
 	rows_avail = LINES - 7;
