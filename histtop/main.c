@@ -852,6 +852,7 @@ static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
 	v->desc = *desc;
 	v->t = r->t;
 	v->can_control = source_can_control(r->src);
+	v->several = a->nruns > 1;
 	v->stale_since = r->read_error ? v->stale_since : 0;
 }
 
@@ -928,6 +929,7 @@ static int run_ui(struct app *a)
 			next = next_read(r, start, v.delay);
 		}
 		v.ended = r->ended;
+		v.fixed_times = r->play_started;
 		v.status = r->status;
 		v.status_error = r->status_error;
 		v.read_error = r->read_error;
@@ -984,6 +986,10 @@ static int run_ui(struct app *a)
 			break;
 		case UI_FASTER:
 		case UI_SLOWER:
+			if (v.fixed_times) {
+				set_status(r, false, "a recorded replay plays at its own times");
+				break;
+			}
 			v.delay = step_delay(v.delay, act == UI_SLOWER ? 1 : -1);
 			set_status(r, false, "refresh every %.2gs", v.delay);
 			start = now_mono();

@@ -89,9 +89,12 @@ const char opts_usage[] =
 "Keys in the screen: p pause, c continue, z clear (asks y/N first) the kernel's\n"
 "aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
 "change, the rate per second or the total; k sort by key; t totals only;\n"
-"+ - refresh slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn,\n"
-"Home, End move; Enter expand a stack; e export the frame (new files: NAME,\n"
-"NAME-1, ...); Tab next trigger; ? help; q quit.\n"
+"v distribution view of a .log2, .buckets or numeric key part (buckets in\n"
+"order, p50/p90/p99; again: next key part, then the table), n, N next/previous\n"
+"group of a compound key; a show/hide .sym addresses; + - refresh\n"
+"slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
+"move; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
+"...); Tab next trigger; ? help (the keys that can act); q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {

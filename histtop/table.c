@@ -394,6 +394,16 @@ bool table_part_num(enum tb_key_kind kind, const char *part, uint64_t *num)
 	return false;
 }
 
+bool table_log2_range(uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+	/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
+	if (n > 64)
+		return false;
+	*lo = n ? (n == 1 ? 2 : (1ULL << (n - 1)) + 1) : 0;
+	*hi = n == 64 ? UINT64_MAX : 1ULL << n;
+	return true;
+}
+
 bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t n, size;
@@ -401,14 +411,8 @@ bool table_part_range(enum tb_key_kind kind, const char *part, uint64_t *lo, uin
 
 	if ((kind != TB_KEY_LOG2 && kind != TB_KEY_BUCKETS) || !table_part_num(kind, part, &n))
 		return false;
-	if (kind == TB_KEY_LOG2) {
-		/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
-		if (n > 64)
-			return false;
-		*lo = n ? (n == 1 ? 2 : (1ULL << (n - 1)) + 1) : 0;
-		*hi = n == 64 ? UINT64_MAX : 1ULL << n;
-		return true;
-	}
+	if (kind == TB_KEY_LOG2)
+		return table_log2_range(n, lo, hi);
 	/* "~ %llu-%llu": the bucket's first and last value */
 	s = strchr(part, '-') + 1;
 	if (!scan_u64(&s, &size) || *s || size < n)

@@ -14,6 +14,7 @@
 
 #include <curses.h>
 
+#include "dist.h"
 #include "out.h"
 #include "ui.h"
 #include "util.h"
@@ -75,6 +76,12 @@ struct ui {
 	char **keys;		/* key text of the rows on screen (owned) */
 	size_t nkeys, keys_cap;
 	struct layout lay;
+	bool show_addr;		/* a: .sym keys show their [address] too */
+	/* v: the distribution view */
+	size_t dist;		/* the key part shown as a distribution, plus 1 (0: the table) */
+	char *dist_group;	/* dist_group_key() of the group shown (owned), NULL: all */
+	size_t dist_top;	/* first bucket shown */
+	bool dist_rev;		/* r: the highest bucket first */
 };
 
 struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err)
@@ -135,6 +142,7 @@ void ui_free(struct ui *u)
 	free(u->units);
 	free(u->sel_key);
 	free(u->shown);
+	free(u->dist_group);
 	free(u);
 }
 
@@ -588,8 +596,8 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 		{ 11, 12 }, { 9, 12 }, { 9, 8 }, { 8, 8 }, { 8, 0 }, { 7, 0 }, { 6, 0 },
 	};
 	struct layout *l = &u->lay;
-	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6;
-	size_t j, hide, f;
+	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6, readable;
+	size_t j, hide, f, nfits = sizeof(fits) / sizeof(fits[0]);
 
 	if (keyneed < keymin)
 		keymin = keyneed;
@@ -603,13 +611,27 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 			minw = 7;	/* -12.3M */
 	}
 	l->hidden = 0;
+	/* first the widest numbers that leave the keys whole (up to 2/5 of the
+	 * screen) and keep a bar, then those that leave the key its minimum */
+	readable = keyneed < COLS * 2 / 5 ? keyneed : COLS * 2 / 5;
 	for (hide = 0;; hide++) {
-		for (f = 0; f < sizeof(fits) / sizeof(fits[0]) && fits[f][0] >= minw; f++) {
-			l->numw = fits[f][0];
-			l->barw = t->ncols ? fits[f][1] : 0;
+		for (f = 0; f < 2 * nfits; f++) {
+			if (fits[f % nfits][0] < minw || (f < nfits && (hide || !fits[f][1])))
+				continue;
+			l->numw = fits[f % nfits][0];
+			l->barw = t->ncols ? fits[f % nfits][1] : 0;
 			l->keyw = COLS - nnum * l->numw - l->barw;
-			if (l->keyw >= keymin)
+			if (l->keyw >= (f < nfits ? readable : keymin)) {
+				/* a wide screen: the share bar takes a third of what is left */
+				int rest = l->keyw + l->barw, grow = rest / 3;
+
+				if (l->barw && grow > l->barw &&
+				    rest - grow >= (COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN)) {
+					l->barw = grow;
+					l->keyw = rest - grow;
+				}
 				return;
+			}
 		}
 		/* drop the last column that is not the sorted one */
 		for (j = t->ncols; j-- > 0;)
@@ -791,27 +813,76 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct tb_row *
 	return lines;
 }
 
-/* The help, one key a line: two columns when the screen is wide enough. */
-static const char *const help_keys[] = {
-	"p      pause the kernel's aggregation",
-	"c      continue it",
-	"z      clear the kernel's table (y/N)",
-	"f      freeze the display",
-	"< >    previous/next sort column",
-	"r      reverse the order",
-	"d      sort: change, rate /s, total",
-	"k      sort by key",
-	"t      totals only / with deltas",
-	"+ -    refresh slower / faster",
-	"/      filter rows by key (Esc clears)",
-	"Up Dn PgUp PgDn Home End  move",
-	"Left Right  scroll long keys",
-	"Enter  expand a stack",
-	"e      export the rows shown to files",
-	"Tab    next trigger",
-	"?      this help",
-	"q      quit",
+/* When a key can act: the help offers only those that can. */
+enum help_when {
+	HW_ALWAYS,
+	HW_CONTROL,	/* histtop installed the trigger (not --attach, --replay) */
+	HW_RETIME,	/* the refresh period is histtop's (not a recorded replay) */
+	HW_SEVERAL,	/* several triggers */
+	HW_DIST,	/* a key part can be a distribution */
+	HW_GROUPS,	/* ... and it is one of several key parts */
+	HW_SYM,		/* a .sym key */
+	HW_STACK,	/* a stacktrace key */
 };
+
+/* The help, one key a line: two columns when the screen is wide enough. */
+static const struct {
+	const char *text;
+	enum help_when when;
+} help_keys[] = {
+	{ "p      pause the kernel's aggregation", HW_CONTROL },
+	{ "c      continue it", HW_CONTROL },
+	{ "z      clear the kernel's table (y/N)", HW_CONTROL },
+	{ "f      freeze the display", HW_ALWAYS },
+	{ "< >    previous/next sort column", HW_ALWAYS },
+	{ "r      reverse the order", HW_ALWAYS },
+	{ "d      sort: change, rate /s, total", HW_ALWAYS },
+	{ "k      sort by key", HW_ALWAYS },
+	{ "t      totals only; v: since start", HW_ALWAYS },
+	{ "v      distributions: on, next, off", HW_DIST },
+	{ "n N    next/previous distribution", HW_GROUPS },
+	{ "a      show/hide .sym addresses", HW_SYM },
+	{ "+ -    refresh slower / faster", HW_RETIME },
+	{ "/      filter rows by key (Esc clears)", HW_ALWAYS },
+	{ "Up Dn PgUp PgDn Home End  move", HW_ALWAYS },
+	{ "Left Right  scroll long keys", HW_ALWAYS },
+	{ "Enter  expand a stack", HW_STACK },
+	{ "e      export the rows shown to files", HW_ALWAYS },
+	{ "Tab    next trigger", HW_SEVERAL },
+	{ "?      this help", HW_ALWAYS },
+	{ "q      quit", HW_ALWAYS },
+};
+
+static bool help_can(const struct ui_view *v, enum help_when w)
+{
+	const struct table *t = v->t;
+	size_t k;
+	bool dist = false, sym = false, stack = false;
+
+	for (k = 0; k < t->nkeys; k++) {
+		dist |= dist_field_kind(t, k) != DIST_NONE;
+		sym |= t->key_kinds[k] == TB_KEY_SYM;
+		stack |= t->key_kinds[k] == TB_KEY_STACK;
+	}
+	switch (w) {
+	case HW_CONTROL:
+		return v->can_control;
+	case HW_RETIME:
+		return !v->fixed_times;
+	case HW_SEVERAL:
+		return v->several;
+	case HW_DIST:
+		return dist;
+	case HW_GROUPS:
+		return dist && t->nkeys > 1;
+	case HW_SYM:
+		return sym;
+	case HW_STACK:
+		return stack;
+	default:
+		return true;
+	}
+}
 
 static const char *const help_legend[] = {
 	"bold cyan: new this interval",
@@ -821,20 +892,25 @@ static const char *const help_legend[] = {
 
 #define HELP_COLW 38
 
-static void draw_help(struct ui *u)
+static void draw_help(struct ui *u, const struct ui_view *v)
 {
-	size_t nk = sizeof(help_keys) / sizeof(help_keys[0]);
+	size_t nk = 0, nall = sizeof(help_keys) / sizeof(help_keys[0]);
 	size_t nl = sizeof(help_legend) / sizeof(help_legend[0]);
 	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
-	size_t half = two ? (nk + 1) / 2 : nk, n = 0, i, body;
-	char lines[32][2 * HELP_COLW + 8];
+	size_t half, n = 0, i, body;
+	const char *keys[sizeof(help_keys) / sizeof(help_keys[0])];
+	char lines[40][2 * HELP_COLW + 8];
 	int y0, x0, y, h;
 
+	for (i = 0; i < nall; i++)
+		if (help_can(v, help_keys[i].when))
+			keys[nk++] = help_keys[i].text;
+	half = two ? (nk + 1) / 2 : nk;
 	if (w > COLS)
 		w = COLS;
 	for (i = 0; i < half; i++)
 		snprintf(lines[n++], sizeof(lines[0]), "%-*s%s", two ? HELP_COLW : 0,
-			 help_keys[i], two && i + half < nk ? help_keys[i + half] : "");
+			 keys[i], two && i + half < nk ? keys[i + half] : "");
 	lines[n++][0] = '\0';
 	for (i = 0; i < nl; i++)
 		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
@@ -867,7 +943,8 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		{ "+-", "Int" }, { "e", "Export" }, { "?", "Help" }, { "q", "Quit" },
 	};
 	size_t i, n = sizeof(ctl) / sizeof(ctl[0]), keep = 2;
-	/* pause, continue and clear only where histtop may (not --attach, --replay) */
+	/* pause, continue and clear only where histtop may (not --attach, --replay),
+	 * +- only where the refresh period is histtop's */
 	size_t first = v->can_control ? 0 : 3;
 	int pad, used, room = COLS, need_keep = 0;
 	bool fits[sizeof(ctl) / sizeof(ctl[0])];
@@ -883,6 +960,11 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		for (i = first; i < n; i++) {
 			int cell = (int)strlen(ctl[i][0]) +
 				   ((int)strlen(ctl[i][1]) > pad ? (int)strlen(ctl[i][1]) : pad) + 1;
+
+			if (v->fixed_times && !strcmp(ctl[i][0], "+-")) {
+				fits[i] = false;
+				continue;
+			}
 
 			fits[i] = i >= n - keep || used + cell <= room;
 			if (i < n - keep && fits[i])
@@ -947,6 +1029,186 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 	return sum;
 }
 
+/* The value column a distribution sums: the sort column, unless a max or min. */
+static int dist_col(const struct table *t)
+{
+	size_t j;
+
+	if (t->ncols && !t->cols[t->sort_col].gauge)
+		return t->sort_col;
+	for (j = 0; j < t->ncols; j++)
+		if (!t->cols[j].gauge)
+			return (int)j;
+	return -1;
+}
+
+static void dist_spec(struct ui *u, const struct table *t, struct dist_spec *s, bool delta)
+{
+	memset(s, 0, sizeof(*s));
+	s->field = u->dist - 1;
+	s->col = dist_col(t);
+	s->delta = delta;
+	s->group = u->dist_group;
+	s->keep = ui_row_shown;
+	s->keep_ctx = u;
+}
+
+/* The groups of the distribution shown, and the one shown among them
+ * (-1: all). */
+static size_t dist_groups_of(struct ui *u, const struct table *t, struct dist_group **g, long *cur)
+{
+	struct dist_spec s;
+	size_t n, i;
+
+	dist_spec(u, t, &s, false);
+	n = dist_groups(t, &s, g);
+	*cur = -1;
+	for (i = 0; u->dist_group && i < n; i++)
+		if (!strcmp((*g)[i].key, u->dist_group))
+			*cur = (long)i;
+	return n;
+}
+
+/*
+ * The distribution view (v): the buckets of key part u->dist - 1 in order,
+ * each with its range, its weight and a bar against the largest, under a
+ * line that names the distribution and one with its percentiles.
+ */
+static void draw_dist(struct ui *u, const struct ui_view *v)
+{
+	const struct table *t = v->t;
+	size_t f = u->dist - 1, i, ng, shown;
+	enum dist_kind kind = dist_field_kind(t, f);
+	struct dist_group *g = NULL;
+	struct dist_spec s;
+	struct dist *d;
+	struct strbuf sb;
+	struct unit un = { 0, 0 };
+	char lab[DIST_LABEL_MAX], num[48];
+	const char *le = u->utf8 ? "\xe2\x89\xa4" : "<=";	/* ≤ */
+	int labw = 1, numw = 1, y, x, rows_avail;
+	long cur = -1;
+	bool cum = u->show_totals, fell_back = false;
+
+	ng = t->nkeys > 1 ? dist_groups_of(u, t, &g, &cur) : 0;
+	if (u->dist_group && cur < 0) {
+		/* the group left the table (or the filter): every group again */
+		free(u->dist_group);
+		u->dist_group = NULL;
+	}
+	dist_spec(u, t, &s, !cum);
+	d = dist_new(t, &s);
+	if (!cum && !d->sum) {
+		/* nothing moved in the interval: the totals, said so (as the share bar does) */
+		dist_free(d);
+		s.delta = false;
+		d = dist_new(t, &s);
+		fell_back = d->sum > 0;
+		cum = true;
+	}
+	/* 5: what is shown */
+	sb_init(&sb);
+	sb_printf(&sb, " %s%s", t->key_names[f],
+		  kind == DIST_LOG2 ? ".log2" : kind == DIST_MARKED ? " (log2 buckets by histtop)" : "");
+	if (kind == DIST_LINEAR && d->step)
+		sb_printf(&sb, ".buckets=%" PRIu64, d->step);
+	if (t->nkeys > 1) {
+		char *gt = cur >= 0 ? out_key_view(t, g[cur].row, !u->utf8, !u->show_addr, f) : NULL;
+
+		if (gt)
+			sb_printf(&sb, " of %s", gt);
+		else
+			for (i = 0; i < t->nkeys; i++)
+				if (i != f)
+					sb_printf(&sb, "%s%s", i == (f ? 0 : 1) ? " of every " : ", ",
+						  t->key_names[i]);
+		sb_printf(&sb, " (%ld/%zu)", cur + 2, ng + 1);
+		free(gt);
+	}
+	sb_printf(&sb, ": %s, %s", s.col >= 0 ? t->cols[s.col].name : "(no column)",
+		  !cum ? "last interval" : fell_back ? "total (none in the last interval)" : "total");
+	attrset(pair(u, PAIR_TITLE, A_REVERSE));
+	mvhline(4, 0, ' ', COLS);
+	put_cells(u, 4, 0, sb.buf, COLS, 0);
+	attrset(A_NORMAL);
+	sb.len = 0;
+	sb.buf[0] = '\0';
+	/* 6: the percentiles, each the upper bound of the bucket holding its rank */
+	if (d->sum) {
+		static const double ps[] = { 0.5, 0.9, 0.99 };
+
+		for (i = 0; i < 3; i++)
+			sb_printf(&sb, " p%.0f %s%s ", ps[i] * 100, le,
+				  dist_bound(d, &d->b[dist_percentile(d, ps[i])], lab));
+		sb_printf(&sb, " sum %" PRIu64 ", %zu entries", d->sum, d->nrows);
+		put_cells(u, 5, 0, sb.buf, COLS, 0);
+	}
+	sb_free(&sb);
+	/* the widths: the widest label, the largest number in one unit */
+	for (i = 0; i < d->nb; i++) {
+		int c = (int)strlen(dist_label(d, &d->b[i], lab));
+
+		if (c > labw)
+			labw = c;
+	}
+	if (labw > COLS / 2)
+		labw = COLS / 2;
+	snprintf(num, sizeof(num), "%" PRIu64, d->max);
+	numw = (int)strlen(num);
+	if (numw > COLS / 4) {
+		numw = COLS / 4 > 5 ? COLS / 4 : 5;
+		for (un.pow = 1; un.pow <= 6; un.pow++) {
+			for (un.dec = 1; un.dec >= 0; un.dec--) {
+				fmt_unit(num, sizeof(num), d->max, false, &un);
+				if ((int)strlen(num) <= numw)
+					break;
+			}
+			if (un.dec >= 0)
+				break;
+		}
+		if (un.pow > 6 || un.dec < 0) {
+			un.pow = 6;	/* 18E: within 5 cells whatever the number */
+			un.dec = 0;
+		}
+	}
+	rows_avail = LINES - 7;
+	if (rows_avail < 1)
+		rows_avail = 1;
+	if (u->dist_top + (size_t)rows_avail > d->nb)
+		u->dist_top = d->nb > (size_t)rows_avail ? d->nb - rows_avail : 0;
+	y = 6;
+	for (shown = u->dist_top; shown < d->nb && y < LINES - 1; shown++, y++) {
+		const struct dist_bucket *b = &d->b[u->dist_rev ? d->nb - 1 - shown : shown];
+		int cells;
+
+		put_right(u, y, 1, dist_label(d, b, lab), labw);
+		fmt_unit(num, sizeof(num), b->n, false, &un);
+		put_right(u, y, 1 + labw + 1, num, numw);
+		x = 1 + labw + 1 + numw + 1;
+		cells = COLS - x - 1;
+		if (b->nempty) {
+			snprintf(num, sizeof(num), "%" PRIu64 " empty buckets", b->nempty);
+			attrset(A_DIM);
+			put_cells(u, y, x, num, cells, 0);
+			attrset(A_NORMAL);
+		} else if (b->n && cells > 0) {
+			/* against the largest bucket; a filled one never shows as empty */
+			int full = (int)((double)b->n * cells / (double)d->max + 0.5);
+
+			move(y, x);
+			attrset(pair(u, PAIR_BAR, A_BOLD));
+			for (i = 0; i < (size_t)(full ? full : 1); i++)
+				addstr(u->utf8 ? "\xe2\x96\x88" : "#");	/* █ */
+			attrset(A_NORMAL);
+		}
+	}
+	if (!d->nb)
+		put_cells(u, 6, 2, u->filter[0] && t->nrows ? "no row matches the filter" :
+			  "no events yet", COLS - 2, 0);
+	dist_groups_free(g, ng);
+	dist_free(d);
+}
+
 void ui_draw(struct ui *u, const struct ui_view *v)
 {
 	struct table *t = v->t;
@@ -954,6 +1216,17 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	size_t i;
 	uint64_t sortsum = 0;
 
+	/* v: a distribution, while the key part shown can be one */
+	if (u->dist && dist_field_kind(t, u->dist - 1) == DIST_NONE)
+		u->dist = 0;
+	if (u->dist) {
+		erase();
+		filter_rows(u, t);
+		u->lay.hidden = 0;
+		draw_header(u, v);
+		draw_dist(u, v);
+		goto bottom;
+	}
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
 	if (u->show_totals && by_change(t)) {
 		t->sort_by = TB_BY_TOTAL;
@@ -987,7 +1260,8 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	for (i = u->top; i < u->nshown && u->nkeys < (size_t)rows_avail; i++) {
 		int c;
 
-		u->keys[u->nkeys] = out_key_text(t, t->rows[u->shown[i]], !u->utf8);
+		u->keys[u->nkeys] = out_key_view(t, t->rows[u->shown[i]], !u->utf8,
+						 !u->show_addr, t->nkeys);
 		c = str_cells(u, u->keys[u->nkeys++]);
 		if (c > keyneed)
 			keyneed = c;
@@ -1014,9 +1288,10 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 			  t->paused ? "no entries yet (the trigger is paused: c continues)" :
 				      "no entries yet", COLS - 2, 0);
 	}
+bottom:
 	draw_helpbar(u, v);
 	if (u->help)
-		draw_help(u);
+		draw_help(u, v);
 	refresh();
 }
 
@@ -1169,6 +1444,66 @@ static void move_to(struct ui *u)
 	u->sel_key = NULL;
 }
 
+/* v: the next key part that can be a distribution after the one shown, or
+ * the table again (0) after the last. */
+static size_t next_dist(const struct table *t, size_t cur)
+{
+	size_t k;
+
+	for (k = cur; k < t->nkeys; k++)
+		if (dist_field_kind(t, k) != DIST_NONE)
+			return k + 1;
+	return 0;
+}
+
+/* n, N: the next or previous group of a compound key; "all" is one of them. */
+static void step_group(struct ui *u, const struct table *t, int dir)
+{
+	struct dist_group *g;
+	long cur;
+	size_t n = dist_groups_of(u, t, &g, &cur);
+	long next = (cur + 1 + dir + (long)n + 1) % ((long)n + 1) - 1;
+
+	free(u->dist_group);
+	u->dist_group = next >= 0 ? xstrdup(g[next].key) : NULL;
+	u->dist_top = 0;
+	dist_groups_free(g, n);
+}
+
+/* The keys the distribution view takes for itself; UI_NONE for the others. */
+static enum ui_action dist_key(struct ui *u, int key, const struct ui_view *v)
+{
+	int page = LINES - 7 > 1 ? LINES - 7 : 1;
+
+	switch (key) {
+	case 'n':
+	case 'N':
+		if (v->t->nkeys > 1)
+			step_group(u, v->t, key == 'n' ? 1 : -1);
+		return UI_REDRAW;
+	case 'r':
+		u->dist_rev = !u->dist_rev;
+		u->dist_top = 0;
+		return UI_REDRAW;
+	case KEY_UP:
+	case KEY_PPAGE:
+		u->dist_top -= u->dist_top < (size_t)(key == KEY_UP ? 1 : page) ? u->dist_top :
+			       (size_t)(key == KEY_UP ? 1 : page);
+		return UI_REDRAW;
+	case KEY_DOWN:
+	case KEY_NPAGE:
+		u->dist_top += key == KEY_DOWN ? 1 : (size_t)page;	/* draw_dist clamps */
+		return UI_REDRAW;
+	case KEY_HOME:
+		u->dist_top = 0;
+		return UI_REDRAW;
+	case KEY_END:
+		u->dist_top = (size_t)-1 / 2;
+		return UI_REDRAW;
+	}
+	return UI_NONE;
+}
+
 enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 {
 	struct table *t = v->t;
@@ -1191,6 +1526,12 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 		u->help = false;
 		u->help_top = 0;
 		return key == 'q' ? UI_QUIT : UI_REDRAW;
+	}
+	if (u->dist) {
+		enum ui_action a = dist_key(u, key, v);
+
+		if (a != UI_NONE)
+			return a;
 	}
 	switch (key) {
 	case 'q':
@@ -1226,6 +1567,15 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct ui_view *v)
 	case '?':
 	case 'h':
 		u->help = true;
+		return UI_REDRAW;
+	case 'v':
+		u->dist = next_dist(t, u->dist);
+		free(u->dist_group);
+		u->dist_group = NULL;
+		u->dist_top = 0;
+		return UI_REDRAW;
+	case 'a':
+		u->show_addr = !u->show_addr;
 		return UI_REDRAW;
 	case '<':
 	case '>':

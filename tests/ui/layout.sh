@@ -69,12 +69,14 @@ rows() { screen | rows_of; }
 help_check() {
 	$T send-keys -t t '?'
 	wait_for 'histtop keys'
-	like "$(screen)" "p +pause the kernel's aggregation( |$)" "$id: the help's first line is whole"
+	# --attach: no pause, continue or clear; freeze comes first
+	like "$(screen)" "f +freeze the display( |$)" "$id: the help's first line is whole"
 	# from 80 columns every entry shows whole, each followed by a blank or
-	# the line's end (the entries are the help_keys strings of ui.c)
+	# the line's end (the entries are the help_keys strings of ui.c that
+	# an attached trigger with an .execname key has: HW_ALWAYS, HW_RETIME)
 	if [ "$w" -ge 80 ]; then
 		scr=$(screen)
-		bad=$(sed -n '/help_keys\[\] = {/,/^};/s/^\t"\(.*\)",$/\1/p' \
+		bad=$(sed -n '/^} help_keys\[\] = {/,/^};/s/^\t{ "\(.*\)", HW_\(ALWAYS\|RETIME\) },$/\1/p' \
 			"${top_srcdir:-.}/histtop/ui.c" | while IFS= read -r e; do
 			printf '%s\n' "$scr" | grep -qF -- "$e" || { echo "missing: $e"; continue; }
 			printf '%s\n' "$scr" | awk -v e="$e" '
