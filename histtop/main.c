@@ -852,6 +852,7 @@ static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
 	v->desc = *desc;
 	v->t = r->t;
 	v->can_control = source_can_control(r->src);
+	v->several = a->nruns > 1;
 	v->stale_since = r->read_error ? v->stale_since : 0;
 }
 
@@ -999,6 +1000,10 @@ static bool do_action(struct ui_loop *l, enum ui_action act)
 		break;
 	case UI_FASTER:
 	case UI_SLOWER:
+		if (v->fixed_times) {
+			set_status(l->r, false, "a recorded replay plays at its own times");
+			break;
+		}
 		v->delay = step_delay(v->delay, act == UI_SLOWER ? 1 : -1);
 		set_status(l->r, false, "refresh every %.2gs", v->delay);
 		l->start = now_mono();
@@ -1017,6 +1022,7 @@ static bool do_action(struct ui_loop *l, enum ui_action act)
 static void draw(struct ui_loop *l)
 {
 	l->v.ended = l->r->ended;
+	l->v.fixed_times = l->r->play_started;
 	l->v.status = l->r->status;
 	l->v.status_error = l->r->status_error;
 	l->v.read_error = l->r->read_error;

@@ -44,7 +44,8 @@ const char opts_usage[] =
 "      --config FILE        more triggers, one a line, each written as a group\n"
 "                           of the command line: '-e SYS:EVENT -k KEYS ...'\n"
 "      --include-self       count histtop's own process too (by default the\n"
-"                           filter adds 'common_pid != PID' for histtop's pid)\n"
+"                           filter adds 'common_pid != PID' for histtop's pid\n"
+"                           and each of its threads')\n"
 "      --attach             view an existing hist trigger on the event; never\n"
 "                           change or remove it\n"
 "      --instance NAME      tracefs instance (default: a private histtop-NS-PID,\n"
@@ -88,9 +89,12 @@ const char opts_usage[] =
 "Keys in the screen: p pause, c continue, z clear (asks y/N first) the kernel's\n"
 "aggregation; f freeze the display; < > sort column; r reverse; d sort on the\n"
 "change, the rate per second or the total; k sort by key; t totals only;\n"
-"+ - refresh slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn,\n"
-"Home, End move; Enter expand a stack; e export the frame (new files: NAME,\n"
-"NAME-1, ...); Tab next trigger; ? help; q quit.\n"
+"v distribution view of a .log2, .buckets or numeric key part (buckets in\n"
+"order, p50/p90/p99; again: next key part, then the table), n, N next/previous\n"
+"group of a compound key; a show/hide .sym addresses; + - refresh\n"
+"slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
+"move; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
+"...); Tab next trigger; ? help (the keys that can act); q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
@@ -853,9 +857,10 @@ void opts_free(struct opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-char *opts_trigger(const struct opts_trig *o, long self_pid)
+char *opts_trigger(const struct opts_trig *o, const long *self, size_t nself)
 {
 	struct strbuf sb;
+	size_t i;
 
 	sb_init(&sb);
 	sb_printf(&sb, "hist:keys=%s", o->keys);
@@ -865,11 +870,11 @@ char *opts_trigger(const struct opts_trig *o, long self_pid)
 		sb_printf(&sb, ":sort=%s", o->sort);
 	if (o->size)
 		sb_printf(&sb, ":size=%u", o->size);
-	if (o->filter && self_pid > 0)
-		sb_printf(&sb, " if (%s) && common_pid != %ld", o->filter, self_pid);
+	if (o->filter && nself)
+		sb_printf(&sb, " if (%s)", o->filter);
 	else if (o->filter)
 		sb_printf(&sb, " if %s", o->filter);
-	else if (self_pid > 0)
-		sb_printf(&sb, " if common_pid != %ld", self_pid);
+	for (i = 0; i < nself; i++)
+		sb_printf(&sb, "%s common_pid != %ld", i || o->filter ? " &&" : " if", self[i]);
 	return sb_detach(&sb);
 }

@@ -98,10 +98,10 @@ char **opts_split_words(const char *line, char **err);
 
 /*
  * The trigger histtop installs: "hist:keys=..[:vals=..][:sort=..][:size=..][ if ..]"
- * (new).  self_pid > 0: the filter also keeps that pid out,
- * "if (FILTER) && common_pid != PID".
+ * (new).  The filter also keeps out each of the NSELF ids in SELF (histtop's
+ * threads): "if (FILTER) && common_pid != PID && common_pid != TID".
  */
-char *opts_trigger(const struct opts_trig *tr, long self_pid);
+char *opts_trigger(const struct opts_trig *tr, const long *self, size_t nself);
 
 extern const char opts_usage[];
 

@@ -41,8 +41,9 @@ char *out_stack_line(const char *part)
 }
 
 /* "[ffffffff8115a5bd] single_open" -> "single_open [ffffffff8115a5bd]":
- * the name first, so that a narrow column cuts the address. */
-static bool sym_first(struct strbuf *sb, const char *s)
+ * the name first, so that a narrow column cuts the address; with noaddr
+ * the name alone. */
+static bool sym_first(struct strbuf *sb, const char *s, bool noaddr)
 {
 	const char *close = strchr(s, ']');
 	size_t n;
@@ -53,22 +54,34 @@ static bool sym_first(struct strbuf *sb, const char *s)
 	if (s + 1 + n != close)
 		return false;
 	fold_blanks(sb, close + 2);
-	sb_add(sb, " ", 1);
-	sb_add(sb, s, close + 1 - s);
+	if (!noaddr) {
+		sb_add(sb, " ", 1);
+		sb_add(sb, s, close + 1 - s);
+	}
 	return true;
 }
 
 char *out_key_text(const struct table *t, const struct table_row *r, bool ascii)
 {
+	return out_key_view(t, r, ascii, false, t->nkeys);
+}
+
+char *out_key_view(const struct table *t, const struct table_row *r, bool ascii, bool noaddr,
+		   size_t skip)
+{
 	struct strbuf sb;
 	size_t i;
+	bool first = true;
 
 	sb_init(&sb);
 	for (i = 0; i < t->nkeys; i++) {
 		char *s, *e;
 
-		if (i)
+		if (i == skip)
+			continue;
+		if (!first)
 			sb_puts(&sb, ", ");
+		first = false;
 		if (strchr(r->parts[i], '\n')) {
 			s = out_stack_line(r->parts[i]);
 			e = str_escape(s, ascii);
@@ -76,7 +89,7 @@ char *out_key_text(const struct table *t, const struct table_row *r, bool ascii)
 			free(s);
 		} else {
 			e = str_escape(r->parts[i], ascii);
-			if (!sym_first(&sb, e))
+			if (!sym_first(&sb, e, noaddr))
 				fold_blanks(&sb, e);
 		}
 		free(e);

@@ -30,6 +30,10 @@ int out_csv(FILE *f, struct out_ctx *c, const struct table *t);
  * that is not printable escaped (str_escape; with ascii, non-ASCII too) (new).
  */
 char *out_key_text(const struct table *t, const struct table_row *r, bool ascii);
+/* The same for the screen: with noaddr a .sym part's [address] left out,
+ * and key part skip left out (t->nkeys: none) (new). */
+char *out_key_view(const struct table *t, const struct table_row *r, bool ascii, bool noaddr,
+		   size_t skip);
 /* A stacktrace part folded on one line, innermost (hottest) frame first (new). */
 char *out_stack_line(const char *part);
 

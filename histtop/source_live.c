@@ -159,11 +159,15 @@ static int live_instance(struct live *s, const struct opts *o, char **note, char
 static int live_install(struct live *s, const struct opts *o, const struct opts_trig *tr,
 			char **err)
 {
-	/* histtop's own reads of the hist file are not what it measures */
-	long self = o->include_self ? -1 : tfs_kernel_pid(s->st.tfs);
+	/*
+	 * histtop's own reads of the hist file, and --listen's thread
+	 * serving scrapes, are not what it measures
+	 */
+	long self[8];
+	size_t nself = o->include_self ? 0 : tfs_kernel_tids(s->st.tfs, self, 8);
 
-	s->trigger = opts_trigger(tr, self);
-	s->self = self > 0 ? "excl. self" : o->include_self ? NULL : "incl. self";
+	s->trigger = opts_trigger(tr, self, nself);
+	s->self = nself ? "excl. self" : o->include_self ? NULL : "incl. self";
 	/*
 	 * Where the kernel can read the hist in intervals, histtop keeps the
 	 * totals itself: a long run is never capped by size= and a clear

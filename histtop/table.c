@@ -413,6 +413,16 @@ bool table_part_num(enum table_key_kind kind, const char *part, uint64_t *num)
 	return false;
 }
 
+bool table_log2_range(uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+	/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
+	if (n > 64)
+		return false;
+	*lo = n ? (n == 1 ? 2 : (1ULL << (n - 1)) + 1) : 0;
+	*hi = n == 64 ? UINT64_MAX : 1ULL << n;
+	return true;
+}
+
 bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t n, size;
@@ -421,14 +431,8 @@ bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, 
 	if ((kind != TABLE_KEY_LOG2 && kind != TABLE_KEY_BUCKETS) ||
 	    !table_part_num(kind, part, &n))
 		return false;
-	if (kind == TABLE_KEY_LOG2) {
-		/* ilog2(roundup_pow_of_two(v)): key N holds (2^(N-1), 2^N]; 0 holds 0 and 1 */
-		if (n > 64)
-			return false;
-		*lo = n ? (n == 1 ? 2 : (1ULL << (n - 1)) + 1) : 0;
-		*hi = n == 64 ? UINT64_MAX : 1ULL << n;
-		return true;
-	}
+	if (kind == TABLE_KEY_LOG2)
+		return table_log2_range(n, lo, hi);
 	/* "~ %llu-%llu": the bucket's first and last value */
 	s = strchr(part, '-') + 1;
 	if (!scan_u64(&s, &size) || *s || size < n)
@@ -1117,7 +1121,8 @@ const char *table_sort_desc(const struct table *t, char *buf, size_t size)
 	const char *dir = o->ascending ? "ascending" : "descending";
 
 	if (o->by == TABLE_BY_KEY)
-		snprintf(buf, size, "key %s, %s", o->key < t->nkeys ? t->key_names[o->key] : "", dir);
+		snprintf(buf, size, "key %s, %s",
+			 o->key < t->nkeys ? t->key_names[o->key] : "", dir);
 	else if (t->ncols)
 		snprintf(buf, size, "%s %s, %s", t->cols[o->col].name,
 			 t->cols[o->col].gauge ? "total" : o->by == TABLE_BY_DELTA ? "delta" :

@@ -57,6 +57,8 @@ bool table_part_num(enum table_key_kind kind, const char *part, uint64_t *num);
  * False for other kinds or text that is not such a part.
  */
 bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, uint64_t *hi);
+/* The values .log2 key N holds, as above; false for N > 64. */
+bool table_log2_range(uint64_t n, uint64_t *lo, uint64_t *hi);
 
 /* A key part's number, for numeric key sorts (see table_part_num). */
 struct table_knum {

@@ -258,32 +258,79 @@ static long marker_pid(struct tfs *t)
 	return pid > 0 ? pid : -1;
 }
 
-long tfs_kernel_pid(struct tfs *t)
+/* The first number of NSpid in PATH (a /proc status file), or -1. */
+static long status_nspid(const char *path)
 {
 	char line[256];
 	long pid = -1;
-	FILE *f;
-	struct stat st;
+	FILE *f = fopen(path, "re");
 
-	if (pidns_ino() == TFS_INIT_PIDNS_INO)
-		return getpid();
-	/*
-	 * In a child namespace, NSpid's first number is the pid in the
-	 * namespace of whoever mounted this /proc: the kernel's own only when
-	 * that is the init namespace (its pid 1 lives there).
-	 */
-	if (stat("/proc/1/ns/pid", &st) || st.st_ino != TFS_INIT_PIDNS_INO)
-		return marker_pid(t);
-	f = fopen("/proc/self/status", "re");
 	if (!f)
-		return marker_pid(t);
+		return -1;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "NSpid:", 6)) {
 			pid = strtol(line + 6, NULL, 10);
 			break;
 		}
 	fclose(f);
+	return pid > 0 ? pid : -1;
+}
+
+/*
+ * In a child namespace, NSpid's first number is the pid in the namespace
+ * of whoever mounted this /proc: the kernel's own only when that is the
+ * init namespace (its pid 1 lives there).
+ */
+static bool proc_is_init_ns(void)
+{
+	struct stat st;
+
+	return !stat("/proc/1/ns/pid", &st) && st.st_ino == TFS_INIT_PIDNS_INO;
+}
+
+long tfs_kernel_pid(struct tfs *t)
+{
+	long pid;
+
+	if (pidns_ino() == TFS_INIT_PIDNS_INO)
+		return getpid();
+	if (!proc_is_init_ns())
+		return marker_pid(t);
+	pid = status_nspid("/proc/self/status");
 	return pid > 0 ? pid : marker_pid(t);
+}
+
+size_t tfs_kernel_tids(struct tfs *t, long *tids, size_t max)
+{
+	bool init_ns = pidns_ino() == TFS_INIT_PIDNS_INO;
+	struct dirent *de;
+	size_t n;
+	DIR *d;
+
+	if (!max || (tids[0] = tfs_kernel_pid(t)) <= 0)
+		return 0;
+	n = 1;
+	if (!init_ns && !proc_is_init_ns())
+		return n;
+	d = opendir("/proc/self/task");
+	if (!d)
+		return n;
+	while (n < max && (de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+		char *path;
+
+		if (tid <= 0 || tid == getpid())
+			continue;
+		if (!init_ns) {
+			path = xasprintf("/proc/self/task/%ld/status", tid);
+			tid = status_nspid(path);
+			free(path);
+		}
+		if (tid > 0)
+			tids[n++] = tid;
+	}
+	closedir(d);
+	return n;
 }
 
 /*

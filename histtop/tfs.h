@@ -58,6 +58,14 @@ int tfs_drop_instance(struct tfs *t, char **err);
  */
 long tfs_kernel_pid(struct tfs *t);
 
+/*
+ * The kernel's ids (common_pid) of histtop's threads, at most MAX into
+ * TIDS: tfs_kernel_pid()'s first, then the other threads' (libmicrohttpd's
+ * thread of --listen) where this /proc numbers them as the kernel does.
+ * Returns how many; 0 when not even the pid can be known.
+ */
+size_t tfs_kernel_tids(struct tfs *t, long *tids, size_t max);
+
 /* Checks the event and hist support; a message that says what to do. */
 int tfs_check_event(struct tfs *t, const char *sys, const char *event, char **err);
 

@@ -14,6 +14,7 @@
 
 #include <curses.h>
 
+#include "dist.h"
 #include "out.h"
 #include "ui.h"
 #include "util.h"
@@ -46,7 +47,7 @@ struct layout {
 
 struct key_action;
 static void set_bindings(struct ui *u);
-static void draw_help(struct ui *u);
+static void draw_help(struct ui *u, const struct ui_view *v);
 
 struct ui {
 	const volatile sig_atomic_t *quit;	/* set by the signal handlers (borrowed) */
@@ -79,6 +80,12 @@ struct ui {
 	char **keys;		/* key text of the rows on screen (owned) */
 	size_t nkeys, keys_cap;
 	struct layout lay;
+	bool show_addr;		/* a: .sym keys show their [address] too */
+	/* v: the distribution view */
+	size_t dist;		/* the key part shown as a distribution, plus 1 (0: the table) */
+	char *dist_group;	/* dist_group_key() of the group shown (owned), NULL: all */
+	size_t dist_top;	/* first bucket shown */
+	bool dist_rev;		/* r: the highest bucket first */
 	const struct key_action *bindings[KEY_MAX + 1];	/* by key: its action, or NULL */
 };
 
@@ -141,6 +148,7 @@ void ui_free(struct ui *u)
 	free(u->units);
 	free(u->sel_key);
 	free(u->shown);
+	free(u->dist_group);
 	free(u);
 }
 
@@ -601,8 +609,8 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 		{ 11, 12 }, { 9, 12 }, { 9, 8 }, { 8, 8 }, { 8, 0 }, { 7, 0 }, { 6, 0 },
 	};
 	struct layout *l = &u->lay;
-	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6;
-	size_t j, hide, f;
+	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6, readable;
+	size_t j, hide, f, nfits = sizeof(fits) / sizeof(fits[0]);
 
 	if (keyneed < keymin)
 		keymin = keyneed;
@@ -616,13 +624,27 @@ static void layout(struct ui *u, const struct table *t, int keyneed)
 			minw = 7;	/* -12.3M */
 	}
 	l->hidden = 0;
+	/* first the widest numbers that leave the keys whole (up to 2/5 of the
+	 * screen) and keep a bar, then those that leave the key its minimum */
+	readable = keyneed < COLS * 2 / 5 ? keyneed : COLS * 2 / 5;
 	for (hide = 0;; hide++) {
-		for (f = 0; f < sizeof(fits) / sizeof(fits[0]) && fits[f][0] >= minw; f++) {
-			l->numw = fits[f][0];
-			l->barw = t->ncols ? fits[f][1] : 0;
+		for (f = 0; f < 2 * nfits; f++) {
+			if (fits[f % nfits][0] < minw || (f < nfits && (hide || !fits[f][1])))
+				continue;
+			l->numw = fits[f % nfits][0];
+			l->barw = t->ncols ? fits[f % nfits][1] : 0;
 			l->keyw = COLS - nnum * l->numw - l->barw;
-			if (l->keyw >= keymin)
+			if (l->keyw >= (f < nfits ? readable : keymin)) {
+				/* a wide screen: the share bar takes a third of what is left */
+				int rest = l->keyw + l->barw, grow = rest / 3;
+
+				if (l->barw && grow > l->barw &&
+				    rest - grow >= (COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN)) {
+					l->barw = grow;
+					l->keyw = rest - grow;
+				}
 				return;
+			}
 		}
 		/* drop the last column that is not the sorted one */
 		for (j = t->ncols; j-- > 0;)
@@ -805,6 +827,49 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct table_ro
 	return lines;
 }
 
+/* When a key can act: the help offers only those that can. */
+enum help_when {
+	HW_ALWAYS,
+	HW_CONTROL,	/* histtop installed the trigger (not --attach, --replay) */
+	HW_RETIME,	/* the refresh period is histtop's (not a recorded replay) */
+	HW_SEVERAL,	/* several triggers */
+	HW_DIST,	/* a key part can be a distribution */
+	HW_GROUPS,	/* ... and it is one of several key parts */
+	HW_SYM,		/* a .sym key */
+	HW_STACK,	/* a stacktrace key */
+};
+
+static bool help_can(const struct ui_view *v, enum help_when w)
+{
+	const struct table *t = v->t;
+	size_t k;
+	bool dist = false, sym = false, stack = false;
+
+	for (k = 0; k < t->nkeys; k++) {
+		dist |= dist_field_kind(t, k) != DIST_NONE;
+		sym |= t->key_kinds[k] == TABLE_KEY_SYM;
+		stack |= t->key_kinds[k] == TABLE_KEY_STACK;
+	}
+	switch (w) {
+	case HW_CONTROL:
+		return v->can_control;
+	case HW_RETIME:
+		return !v->fixed_times;
+	case HW_SEVERAL:
+		return v->several;
+	case HW_DIST:
+		return dist;
+	case HW_GROUPS:
+		return dist && t->nkeys > 1;
+	case HW_SYM:
+		return sym;
+	case HW_STACK:
+		return stack;
+	default:
+		return true;
+	}
+}
+
 /* The key bar: ?Help and qQuit always, the others while they fit. */
 static void draw_helpbar(struct ui *u, const struct ui_view *v)
 {
@@ -814,7 +879,8 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		{ "+-", "Int" }, { "e", "Export" }, { "?", "Help" }, { "q", "Quit" },
 	};
 	size_t i, n = sizeof(ctl) / sizeof(ctl[0]), keep = 2;
-	/* pause, continue and clear only where histtop may (not --attach, --replay) */
+	/* pause, continue and clear only where histtop may (not --attach, --replay),
+	 * +- only where the refresh period is histtop's */
 	size_t first = v->can_control ? 0 : 3;
 	int pad, used, room = COLS, need_keep = 0;
 	bool fits[sizeof(ctl) / sizeof(ctl[0])];
@@ -830,6 +896,11 @@ static void draw_helpbar(struct ui *u, const struct ui_view *v)
 		for (i = first; i < n; i++) {
 			int cell = (int)strlen(ctl[i][0]) +
 				   ((int)strlen(ctl[i][1]) > pad ? (int)strlen(ctl[i][1]) : pad) + 1;
+
+			if (v->fixed_times && !strcmp(ctl[i][0], "+-")) {
+				fits[i] = false;
+				continue;
+			}
 
 			fits[i] = i >= n - keep || used + cell <= room;
 			if (i < n - keep && fits[i])
@@ -894,10 +965,195 @@ static uint64_t bar_whole(struct ui *u, const struct table *t)
 	return sum;
 }
 
+/* The value column a distribution sums: the sort column, unless a max or min. */
+static int dist_col(const struct table *t)
+{
+	size_t j;
+
+	if (t->ncols && !t->cols[table_sort_get_col(t)].gauge)
+		return table_sort_get_col(t);
+	for (j = 0; j < t->ncols; j++)
+		if (!t->cols[j].gauge)
+			return (int)j;
+	return -1;
+}
+
+static void dist_spec(struct ui *u, const struct table *t, struct dist_spec *s, bool delta)
+{
+	memset(s, 0, sizeof(*s));
+	s->field = u->dist - 1;
+	s->col = dist_col(t);
+	s->delta = delta;
+	s->group = u->dist_group;
+	s->keep = ui_row_shown;
+	s->keep_ctx = u;
+}
+
+/* The groups of the distribution shown, and the one shown among them
+ * (-1: all). */
+static size_t dist_groups_of(struct ui *u, const struct table *t, struct dist_group **g, long *cur)
+{
+	struct dist_spec s;
+	size_t n, i;
+
+	dist_spec(u, t, &s, false);
+	n = dist_groups(t, &s, g);
+	*cur = -1;
+	for (i = 0; u->dist_group && i < n; i++)
+		if (!strcmp((*g)[i].key, u->dist_group))
+			*cur = (long)i;
+	return n;
+}
+
+/*
+ * The distribution view (v): the buckets of key part u->dist - 1 in order,
+ * each with its range, its weight and a bar against the largest, under a
+ * line that names the distribution and one with its percentiles.
+ */
+static void draw_dist(struct ui *u, const struct ui_view *v)
+{
+	const struct table *t = v->t;
+	size_t f = u->dist - 1, i, ng, shown;
+	enum dist_kind kind = dist_field_kind(t, f);
+	struct dist_group *g = NULL;
+	struct dist_spec s;
+	struct dist *d;
+	struct strbuf sb;
+	struct unit un = { 0, 0 };
+	char lab[DIST_LABEL_MAX], num[48];
+	const char *le = u->utf8 ? "\xe2\x89\xa4" : "<=";	/* ≤ */
+	int labw = 1, numw = 1, y, x, rows_avail;
+	long cur = -1;
+	bool cum = u->show_totals, fell_back = false;
+
+	ng = t->nkeys > 1 ? dist_groups_of(u, t, &g, &cur) : 0;
+	if (u->dist_group && cur < 0) {
+		/* the group left the table (or the filter): every group again */
+		free(u->dist_group);
+		u->dist_group = NULL;
+	}
+	dist_spec(u, t, &s, !cum);
+	d = dist_new(t, &s);
+	if (!cum && !d->sum) {
+		/* nothing moved in the interval: the totals, said so (as the share bar does) */
+		dist_free(d);
+		s.delta = false;
+		d = dist_new(t, &s);
+		fell_back = d->sum > 0;
+		cum = true;
+	}
+	/* 5: what is shown */
+	sb_init(&sb);
+	sb_printf(&sb, " %s%s", t->key_names[f],
+		  kind == DIST_LOG2 ? ".log2" : kind == DIST_MARKED ? " (log2 buckets by histtop)" : "");
+	if (kind == DIST_LINEAR && d->step)
+		sb_printf(&sb, ".buckets=%" PRIu64, d->step);
+	if (t->nkeys > 1) {
+		char *gt = cur >= 0 ? out_key_view(t, g[cur].row, !u->utf8, !u->show_addr, f) : NULL;
+
+		if (gt)
+			sb_printf(&sb, " of %s", gt);
+		else
+			for (i = 0; i < t->nkeys; i++)
+				if (i != f)
+					sb_printf(&sb, "%s%s", i == (f ? 0 : 1) ? " of every " : ", ",
+						  t->key_names[i]);
+		sb_printf(&sb, " (%ld/%zu)", cur + 2, ng + 1);
+		free(gt);
+	}
+	sb_printf(&sb, ": %s, %s", s.col >= 0 ? t->cols[s.col].name : "(no column)",
+		  !cum ? "last interval" : fell_back ? "total (none in the last interval)" : "total");
+	attrset(pair(u, PAIR_TITLE, A_REVERSE));
+	mvhline(4, 0, ' ', COLS);
+	put_cells(u, 4, 0, sb.buf, COLS, 0);
+	attrset(A_NORMAL);
+	sb.len = 0;
+	sb.buf[0] = '\0';
+	/* 6: the percentiles, each the upper bound of the bucket holding its rank */
+	if (d->sum) {
+		static const double ps[] = { 0.5, 0.9, 0.99 };
+
+		for (i = 0; i < 3; i++)
+			sb_printf(&sb, " p%.0f %s%s ", ps[i] * 100, le,
+				  dist_bound(d, &d->b[dist_percentile(d, ps[i])], lab));
+		sb_printf(&sb, " sum %" PRIu64 ", %zu entries", d->sum, d->nrows);
+		put_cells(u, 5, 0, sb.buf, COLS, 0);
+	}
+	sb_free(&sb);
+	/* the widths: the widest label, the largest number in one unit */
+	for (i = 0; i < d->nb; i++) {
+		int c = (int)strlen(dist_label(d, &d->b[i], lab));
+
+		if (c > labw)
+			labw = c;
+	}
+	if (labw > COLS / 2)
+		labw = COLS / 2;
+	snprintf(num, sizeof(num), "%" PRIu64, d->max);
+	numw = (int)strlen(num);
+	if (numw > COLS / 4) {
+		numw = COLS / 4 > 5 ? COLS / 4 : 5;
+		for (un.pow = 1; un.pow <= 6; un.pow++) {
+			for (un.dec = 1; un.dec >= 0; un.dec--) {
+				fmt_unit(num, sizeof(num), d->max, false, &un);
+				if ((int)strlen(num) <= numw)
+					break;
+			}
+			if (un.dec >= 0)
+				break;
+		}
+		if (un.pow > 6 || un.dec < 0) {
+			un.pow = 6;	/* 18E: within 5 cells whatever the number */
+			un.dec = 0;
+		}
+	}
+	rows_avail = LINES - 7;
+	if (rows_avail < 1)
+		rows_avail = 1;
+	if (u->dist_top + (size_t)rows_avail > d->nb)
+		u->dist_top = d->nb > (size_t)rows_avail ? d->nb - rows_avail : 0;
+	y = 6;
+	for (shown = u->dist_top; shown < d->nb && y < LINES - 1; shown++, y++) {
+		const struct dist_bucket *b = &d->b[u->dist_rev ? d->nb - 1 - shown : shown];
+		int cells;
+
+		put_right(u, y, 1, dist_label(d, b, lab), labw);
+		fmt_unit(num, sizeof(num), b->n, false, &un);
+		put_right(u, y, 1 + labw + 1, num, numw);
+		x = 1 + labw + 1 + numw + 1;
+		cells = COLS - x - 1;
+		if (b->nempty) {
+			snprintf(num, sizeof(num), "%" PRIu64 " empty buckets", b->nempty);
+			attrset(A_DIM);
+			put_cells(u, y, x, num, cells, 0);
+			attrset(A_NORMAL);
+		} else if (b->n && cells > 0) {
+			/* against the largest bucket; a filled one never shows as empty */
+			int full = (int)((double)b->n * cells / (double)d->max + 0.5);
+
+			move(y, x);
+			attrset(pair(u, PAIR_BAR, A_BOLD));
+			for (i = 0; i < (size_t)(full ? full : 1); i++)
+				addstr(u->utf8 ? "\xe2\x96\x88" : "#");	/* █ */
+			attrset(A_NORMAL);
+		}
+	}
+	if (!d->nb)
+		put_cells(u, 6, 2, u->filter[0] && t->nrows ? "no row matches the filter" :
+			  "no events yet", COLS - 2, 0);
+	dist_groups_free(g, ng);
+	dist_free(d);
+}
+
 void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 {
 	size_t limit;
 
+	/* v: a distribution, while the key part shown can be one; it needs no order */
+	if (u->dist && dist_field_kind(t, u->dist - 1) == DIST_NONE)
+		u->dist = 0;
+	if (u->dist)
+		return;
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
 	if (u->show_totals && by_change(t))
 		table_sort_set_by(t, TABLE_BY_TOTAL);
@@ -920,6 +1176,14 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	size_t i;
 	uint64_t sortsum = 0;
 
+	if (u->dist) {
+		erase();
+		filter_rows(u, t);
+		u->lay.hidden = 0;
+		draw_header(u, v);
+		draw_dist(u, v);
+		goto bottom;
+	}
 	erase();
 	filter_rows(u, t);
 	find_selected(u, t);
@@ -942,7 +1206,8 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	for (i = u->top; i < u->nshown && u->nkeys < (size_t)rows_avail; i++) {
 		int c;
 
-		u->keys[u->nkeys] = out_key_text(t, t->rows[u->shown[i]], !u->utf8);
+		u->keys[u->nkeys] = out_key_view(t, t->rows[u->shown[i]], !u->utf8,
+						 !u->show_addr, t->nkeys);
 		c = str_cells(u, u->keys[u->nkeys++]);
 		if (c > keyneed)
 			keyneed = c;
@@ -969,9 +1234,10 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 			  t->paused ? "no entries yet (the trigger is paused: c continues)" :
 				      "no entries yet", COLS - 2, 0);
 	}
+bottom:
 	draw_helpbar(u, v);
 	if (u->help)
-		draw_help(u);
+		draw_help(u, v);
 	refresh();
 }
 
@@ -1124,6 +1390,66 @@ static void move_to(struct ui *u)
 	u->sel_key = NULL;
 }
 
+/* v: the next key part that can be a distribution after the one shown, or
+ * the table again (0) after the last. */
+static size_t next_dist(const struct table *t, size_t cur)
+{
+	size_t k;
+
+	for (k = cur; k < t->nkeys; k++)
+		if (dist_field_kind(t, k) != DIST_NONE)
+			return k + 1;
+	return 0;
+}
+
+/* n, N: the next or previous group of a compound key; "all" is one of them. */
+static void step_group(struct ui *u, const struct table *t, int dir)
+{
+	struct dist_group *g;
+	long cur;
+	size_t n = dist_groups_of(u, t, &g, &cur);
+	long next = (cur + 1 + dir + (long)n + 1) % ((long)n + 1) - 1;
+
+	free(u->dist_group);
+	u->dist_group = next >= 0 ? xstrdup(g[next].key) : NULL;
+	u->dist_top = 0;
+	dist_groups_free(g, n);
+}
+
+/* The keys the distribution view takes for itself; UI_NONE for the others. */
+static enum ui_action dist_key(struct ui *u, int key, const struct ui_view *v)
+{
+	int page = LINES - 7 > 1 ? LINES - 7 : 1;
+
+	switch (key) {
+	case 'n':
+	case 'N':
+		if (v->t->nkeys > 1)
+			step_group(u, v->t, key == 'n' ? 1 : -1);
+		return UI_REDRAW;
+	case 'r':
+		u->dist_rev = !u->dist_rev;
+		u->dist_top = 0;
+		return UI_REDRAW;
+	case KEY_UP:
+	case KEY_PPAGE:
+		u->dist_top -= u->dist_top < (size_t)(key == KEY_UP ? 1 : page) ? u->dist_top :
+			       (size_t)(key == KEY_UP ? 1 : page);
+		return UI_REDRAW;
+	case KEY_DOWN:
+	case KEY_NPAGE:
+		u->dist_top += key == KEY_DOWN ? 1 : (size_t)page;	/* draw_dist clamps */
+		return UI_REDRAW;
+	case KEY_HOME:
+		u->dist_top = 0;
+		return UI_REDRAW;
+	case KEY_END:
+		u->dist_top = (size_t)-1 / 2;
+		return UI_REDRAW;
+	}
+	return UI_NONE;
+}
+
 /* What a key's action gets: the screen, the table it may order, the view. */
 struct key_ctx {
 	struct ui *u;
@@ -1241,7 +1567,7 @@ static enum ui_action act_expand(const struct key_ctx *c)
 	return UI_REDRAW;
 }
 
-static enum ui_action act_hscroll(const struct key_ctx *c)
+static enum ui_action act_scroll(const struct key_ctx *c)
 {
 	struct ui *u = c->u;
 	int step = u->lay.keyw > 16 ? u->lay.keyw / 2 : 8;
@@ -1305,45 +1631,69 @@ static enum ui_action act_end(const struct key_ctx *c)
 	return UI_REDRAW;
 }
 
+/* v: a distribution of the next key part that can be one, or the table again */
+static enum ui_action act_dist(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+
+	u->dist = next_dist(c->t, u->dist);
+	free(u->dist_group);
+	u->dist_group = NULL;
+	u->dist_top = 0;
+	return UI_REDRAW;
+}
+
+static enum ui_action act_addr(const struct key_ctx *c)
+{
+	c->u->show_addr = !c->u->show_addr;
+	return UI_REDRAW;
+}
+
 /*
  * The keys (htop's Action_setBindings): each action's line in the help,
  * the keys bound to it and what it does, in the help's order (a group of
- * keys has one line, on its first entry).  A key main acts on is passed on
- * as an enum ui_action; the others are the screen's own functions.  A key
- * is an entry here, not a case.
+ * keys has one line, on its first entry), which the help shows only when
+ * the key can act (help_can).  A key main acts on is passed on as an enum
+ * ui_action; the others are the screen's own functions.  The distribution
+ * view takes some keys first (dist_key).  A key is an entry here, not a
+ * case.
  */
 static const struct key_action {
 	const char *help;	/* NULL: no line of its own */
+	enum help_when when;	/* when the help offers it */
 	int keys[3];		/* 0 ends the list */
 	enum ui_action pass;	/* without fn: what main is asked to do */
 	enum ui_action (*fn)(const struct key_ctx *c);	/* what the screen does */
 } key_actions[] = {
-	{ "p      pause the kernel's aggregation", { 'p' }, UI_PAUSE, NULL },
-	{ "c      continue it", { 'c' }, UI_CONT, NULL },
-	{ "z      clear the kernel's table (y/N)", { 'z' }, UI_NONE, act_clear },
-	{ "f      freeze the display", { 'f', ' ' }, UI_FREEZE, NULL },
-	{ "< >    previous/next sort column", { '<', '>' }, UI_NONE, act_sort_col },
-	{ "r      reverse the order", { 'r' }, UI_NONE, act_reverse },
-	{ "d      sort: change, rate /s, total", { 'd' }, UI_NONE, act_sort_change },
-	{ "k      sort by key", { 'k' }, UI_NONE, act_sort_key },
-	{ "t      totals only / with deltas", { 't' }, UI_NONE, act_totals },
-	{ "+ -    refresh slower / faster", { '+' }, UI_SLOWER, NULL },
-	{ NULL, { '-' }, UI_FASTER, NULL },
-	{ "/      filter rows by key (Esc clears)", { '/' }, UI_NONE, act_filter },
-	{ "Up Dn PgUp PgDn Home End  move", { KEY_UP }, UI_NONE, act_up },
-	{ NULL, { KEY_DOWN }, UI_NONE, act_down },
-	{ NULL, { KEY_PPAGE }, UI_NONE, act_page_up },
-	{ NULL, { KEY_NPAGE }, UI_NONE, act_page_down },
-	{ NULL, { KEY_HOME }, UI_NONE, act_home },
-	{ NULL, { KEY_END }, UI_NONE, act_end },
-	{ "Left Right  scroll long keys", { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_hscroll },
-	{ "Enter  expand a stack", { '\n', KEY_ENTER }, UI_NONE, act_expand },
-	{ "e      export the rows shown to files", { 'e' }, UI_EXPORT, NULL },
-	{ "Tab    next trigger", { '\t' }, UI_NEXT_TRIGGER, NULL },
-	{ "?      this help", { '?', 'h' }, UI_NONE, act_help },
-	{ "q      quit", { 'q', 'Q' }, UI_QUIT, NULL },
-	{ NULL, { 27 }, UI_NONE, act_escape },	/* Esc */
-	{ NULL, { KEY_RESIZE }, UI_REDRAW, NULL },
+	{ "p      pause the kernel's aggregation", HW_CONTROL, { 'p' }, UI_PAUSE, NULL },
+	{ "c      continue it", HW_CONTROL, { 'c' }, UI_CONT, NULL },
+	{ "z      clear the kernel's table (y/N)", HW_CONTROL, { 'z' }, UI_NONE, act_clear },
+	{ "f      freeze the display", HW_ALWAYS, { 'f', ' ' }, UI_FREEZE, NULL },
+	{ "< >    previous/next sort column", HW_ALWAYS, { '<', '>' }, UI_NONE, act_sort_col },
+	{ "r      reverse the order", HW_ALWAYS, { 'r' }, UI_NONE, act_reverse },
+	{ "d      sort: change, rate /s, total", HW_ALWAYS, { 'd' }, UI_NONE, act_sort_change },
+	{ "k      sort by key", HW_ALWAYS, { 'k' }, UI_NONE, act_sort_key },
+	{ "t      totals only; v: since start", HW_ALWAYS, { 't' }, UI_NONE, act_totals },
+	{ "v      distributions: on, next, off", HW_DIST, { 'v' }, UI_NONE, act_dist },
+	{ "n N    next/previous distribution", HW_GROUPS, { 'n', 'N' }, UI_NONE, NULL },
+	{ "a      show/hide .sym addresses", HW_SYM, { 'a' }, UI_NONE, act_addr },
+	{ "+ -    refresh slower / faster", HW_RETIME, { '+' }, UI_SLOWER, NULL },
+	{ NULL, HW_ALWAYS, { '-' }, UI_FASTER, NULL },
+	{ "/      filter rows by key (Esc clears)", HW_ALWAYS, { '/' }, UI_NONE, act_filter },
+	{ "Up Dn PgUp PgDn Home End  move", HW_ALWAYS, { KEY_UP }, UI_NONE, act_up },
+	{ NULL, HW_ALWAYS, { KEY_DOWN }, UI_NONE, act_down },
+	{ NULL, HW_ALWAYS, { KEY_PPAGE }, UI_NONE, act_page_up },
+	{ NULL, HW_ALWAYS, { KEY_NPAGE }, UI_NONE, act_page_down },
+	{ NULL, HW_ALWAYS, { KEY_HOME }, UI_NONE, act_home },
+	{ NULL, HW_ALWAYS, { KEY_END }, UI_NONE, act_end },
+	{ "Left Right  scroll long keys", HW_ALWAYS, { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_scroll },
+	{ "Enter  expand a stack", HW_STACK, { '\n', KEY_ENTER }, UI_NONE, act_expand },
+	{ "e      export the rows shown to files", HW_ALWAYS, { 'e' }, UI_EXPORT, NULL },
+	{ "Tab    next trigger", HW_SEVERAL, { '\t' }, UI_NEXT_TRIGGER, NULL },
+	{ "?      this help", HW_ALWAYS, { '?', 'h' }, UI_NONE, act_help },
+	{ "q      quit", HW_ALWAYS, { 'q', 'Q' }, UI_QUIT, NULL },
+	{ NULL, HW_ALWAYS, { 27 }, UI_NONE, act_escape },	/* Esc */
+	{ NULL, HW_ALWAYS, { KEY_RESIZE }, UI_REDRAW, NULL },
 };
 
 #define N_KEY_ACTIONS (sizeof(key_actions) / sizeof(key_actions[0]))
@@ -1367,24 +1717,24 @@ static const char *const help_legend[] = {
 #define HELP_COLW 38
 
 /* The help, one key a line (the key table's): two columns when the screen is wide enough. */
-static void draw_help(struct ui *u)
+static void draw_help(struct ui *u, const struct ui_view *v)
 {
-	const char *help_keys[N_KEY_ACTIONS];
 	size_t nk = 0, nl = sizeof(help_legend) / sizeof(help_legend[0]);
 	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
 	size_t half, n = 0, i, body;
-	char lines[32][2 * HELP_COLW + 8];
+	const char *keys[N_KEY_ACTIONS];
+	char lines[40][2 * HELP_COLW + 8];
 	int y0, x0, y, h;
 
 	for (i = 0; i < N_KEY_ACTIONS; i++)
-		if (key_actions[i].help)
-			help_keys[nk++] = key_actions[i].help;
+		if (key_actions[i].help && help_can(v, key_actions[i].when))
+			keys[nk++] = key_actions[i].help;
 	half = two ? (nk + 1) / 2 : nk;
 	if (w > COLS)
 		w = COLS;
 	for (i = 0; i < half; i++)
 		snprintf(lines[n++], sizeof(lines[0]), "%-*s%s", two ? HELP_COLW : 0,
-			 help_keys[i], two && i + half < nk ? help_keys[i + half] : "");
+			 keys[i], two && i + half < nk ? keys[i + half] : "");
 	lines[n++][0] = '\0';
 	for (i = 0; i < nl; i++)
 		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
@@ -1434,6 +1784,12 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct table *t, const struc
 
 	if (u->help)
 		return help_key(u, key, c.page);
+	if (u->dist) {
+		enum ui_action a = dist_key(u, key, v);
+
+		if (a != UI_NONE)
+			return a;
+	}
 	if (key < 0 || key > KEY_MAX || !u->bindings[key])
 		return UI_NONE;
 	return u->bindings[key]->fn ? u->bindings[key]->fn(&c) : u->bindings[key]->pass;

@@ -19,6 +19,8 @@ struct ui_view {
 	long top;		/* -T: rows shown at most, 0: all */
 	bool frozen;		/* display frozen, the kernel keeps counting */
 	bool can_control;	/* pause/continue/clear allowed */
+	bool fixed_times;	/* a recorded replay plays at its own times: + - cannot act */
+	bool several;		/* several triggers: Tab switches */
 	bool ended;		/* replay: no more frames */
 	const char *status;	/* message line, or NULL */
 	bool status_error;

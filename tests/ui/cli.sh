@@ -319,7 +319,7 @@ ok $? "which is gone"
 help=$("$HISTTOP" --help)
 keys=$(printf '%s\n' "$help" | sed -n '/^Keys in the screen/,$p' | tr '\n' ' ')
 miss=
-for k in p c z f '<' '>' r d k t + - / Enter e '?' q Up Down PgUp PgDn Home End; do
+for k in p c z f '<' '>' r d k t v n N a + - / Enter e '?' q Up Down PgUp PgDn Home End; do
 	re=$(printf '%s' "$k" | sed 's/[?+]/\\&/')	# a key on its own: "; k sort", "< > sort"
 	# shellcheck disable=SC1087
 	printf '%s\n' "$keys" | grep -qE -- "(^|[;:,<+] )$re[ ,]" || miss="$miss $k"

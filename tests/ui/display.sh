@@ -142,6 +142,50 @@ done
 out=$("$HISTTOP" -b -n 1 -e syscalls:sys_enter_read --attach --tracefs "$tmp/dr")
 like "$out" 'Dropped [1-9][0-9]*  \(table full: new keys are dropped\)' "batch --attach: the table is full, no --size hint"
 
+# nor does the help popup (?): every page of it, Down while there is more
+help_text() {
+	$T send-keys -t t '?'
+	wait_for 'histtop keys'
+	for _ in $(seq 40); do
+		screen
+		screen | grep -q 'Down: more' || break
+		$T send-keys -t t Down
+		sleep 0.15
+	done
+	$T send-keys -t t Escape
+	wait_gone 'histtop keys'
+}
+# a recorded replay (.time files beside the frames) plays at its own
+# times: + and - cannot act there either
+mkdir -p "$tmp/rec"
+for i in 1 2; do
+	cp "$FIXTURES/612-read-dropped.hist" "$tmp/rec/00000$i.hist"
+	echo "$((i - 1)).5" >"$tmp/rec/00000$i.time"
+done
+for size in 40x12 80x24 120x40; do
+	w=${size%x*} h=${size#*x}
+	for how in "-e syscalls:sys_enter_read --attach --tracefs $tmp/dr" "--replay $tmp/rp" \
+		"--replay $tmp/rec"; do
+		case $how in *rec) m="recorded --replay" ;; --replay*) m=--replay ;; *) m=--attach ;; esac
+		# shellcheck disable=SC2086 # $how is several arguments
+		run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" $how -d 0.5
+		wait_for 'Dropped [1-9]'
+		t=$(help_text)
+		like "$t" 'q +quit' "${size} $m: the help popup lists q"
+		! printf '%s\n' "$t" | grep -qE "pause the kernel|continue it|clear the kernel"
+		ok $? "${size} $m: the help popup offers no pause, continue or clear"
+		! printf '%s\n' "$t" | grep -qE "Tab +next trigger"
+		ok $? "${size} $m: one trigger: no Tab"
+		if [ "$m" = "recorded --replay" ]; then
+			! printf '%s\n' "$t" | grep -qE '\+ - +refresh'
+			ok $? "${size} $m: the help popup offers no + -"
+			! screen | tail -n 1 | grep -q '+-Int'
+			ok $? "${size} $m: nor does the help bar"
+		fi
+		quit
+	done
+done
+
 # the change per second: a hist file whose count grows 1000 a second (a
 # writer rewrites it every 0.1 s); d shows the rate, which stays about 1000
 # after 3 s in the / prompt, where the change per refresh triples

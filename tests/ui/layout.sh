@@ -69,12 +69,14 @@ rows() { screen | rows_of; }
 help_check() {
 	$T send-keys -t t '?'
 	wait_for 'histtop keys'
-	like "$(screen)" "p +pause the kernel's aggregation( |$)" "$id: the help's first line is whole"
+	# --attach: no pause, continue or clear; freeze comes first
+	like "$(screen)" "f +freeze the display( |$)" "$id: the help's first line is whole"
 	# from 80 columns every entry shows whole, each followed by a blank or
-	# the line's end (the entries are the help strings of ui.c's key_actions)
+	# the line's end (the help strings of ui.c's key_actions that an
+	# attached trigger with an .execname key has: HW_ALWAYS, HW_RETIME)
 	if [ "$w" -ge 80 ]; then
 		scr=$(screen)
-		entries=$(sed -n '/key_actions\[\] = {/,/^};/s/^\t{ "\(.*\)", {[^}]*}, UI_[A-Z_]*, [a-z_A-Z]* },$/\1/p' \
+		entries=$(sed -n '/key_actions\[\] = {/,/^};/s/^\t{ "\(.*\)", HW_\(ALWAYS\|RETIME\), {[^}]*}, UI_[A-Z_]*, [a-z_A-Z]* },$/\1/p' \
 			"${top_srcdir:-.}/histtop/ui.c")
 		[ -n "$entries" ] || entries="(no help entries found in ui.c)"
 		bad=$(printf '%s\n' "$entries" | while IFS= read -r e; do

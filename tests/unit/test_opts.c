@@ -51,24 +51,32 @@ int main(void)
 	is_str(o.trigs[0].event, "kmalloc", "event");
 	ok(o.delay == 0.5, "fractional delay");
 	ok(o.iterations == 3 && o.top == 10 && o.trigs[0].size == 4096, "numbers");
-	t = opts_trigger(&o.trigs[0], -1);
+	t = opts_trigger(&o.trigs[0], NULL, 0);
 	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if bytes_req > 64",
 	       "trigger string");
 	free(t);
-	t = opts_trigger(&o.trigs[0], 4242);
+	t = opts_trigger(&o.trigs[0], (long[]){ 4242 }, 1);
 	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if (bytes_req > 64) && common_pid != 4242",
 	       "histtop's own pid is kept out of the user's filter");
+	free(t);
+	t = opts_trigger(&o.trigs[0], (long[]){ 4242, 4243 }, 2);
+	is_str(t, "hist:keys=call_site.sym:vals=bytes_req,bytes_alloc:sort=bytes_req.descending:size=4096 if (bytes_req > 64) && common_pid != 4242 && common_pid != 4243",
+	       "and each of its threads' (--listen's)");
 	free(t);
 	opts_free(&o);
 
 	ok(parse(&o, &err, "-e", "raw_syscalls/sys_enter", "-k", "common_pid.execname,id.syscall",
 		 "--json", NULL) == OPTS_RUN && o.batch && o.format == OUT_JSON, "--json implies batch");
-	t = opts_trigger(&o.trigs[0], -1);
+	t = opts_trigger(&o.trigs[0], NULL, 0);
 	is_str(t, "hist:keys=common_pid.execname,id.syscall", "minimal trigger");
 	free(t);
-	t = opts_trigger(&o.trigs[0], 7);
+	t = opts_trigger(&o.trigs[0], (long[]){ 7 }, 1);
 	is_str(t, "hist:keys=common_pid.execname,id.syscall if common_pid != 7",
 	       "no user filter: the filter keeps only histtop's own pid out");
+	free(t);
+	t = opts_trigger(&o.trigs[0], (long[]){ 7, 9 }, 2);
+	is_str(t, "hist:keys=common_pid.execname,id.syscall if common_pid != 7 && common_pid != 9",
+	       "no user filter: histtop's pid and its other thread's");
 	free(t);
 	ok(!o.include_self, "histtop's own pid is kept out by default");
 	opts_free(&o);

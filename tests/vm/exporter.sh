@@ -66,6 +66,33 @@ is "$(histtop_instances)" "" "SIGTERM leaves no instance"
 grep -q '^histtop: serving http://127.0.0.1:19100/metrics$' $tmp/a.err
 ok $? "it said where it serves"
 
+# --- histtop's HTTP thread is histtop: its serving is not counted ---------
+# (libmicrohttpd serves from a thread of its own, with a pid of its own in
+# common_pid; every scrape accepts a connection there)
+histtop --listen 127.0.0.1:$port -e syscalls:sys_enter_accept4 -k common_pid.execname \
+	--name accepts -d 0.2 2>$tmp/s.err &
+hpid=$!
+wait_endpoint
+ok $? "the endpoint serves a first frame"
+i=0
+while [ $i -lt 5 ]; do
+	scrape >/dev/null
+	sleep 0.3
+	i=$((i + 1))
+done
+m=$(scrape)
+# shellcheck disable=SC2012 # task names are numbers
+tids=$(ls /proc/$hpid/task | tr '\n' ' ')
+[ "$(echo "$tids" | wc -w)" -ge 2 ]
+ok $? "histtop --listen runs more than one thread ($tids)"
+mine=
+for t in $tids; do
+	printf '%s\n' "$m" | grep -q "^histtop_accepts_hits_total{.*pid=\"$t\"" && mine="$mine $t"
+done
+is "$mine" "" "no accept4 of histtop's own threads is counted (6 scrapes)"
+stop $hpid TERM
+is "$(histtop_instances)" "" "SIGTERM leaves no instance"
+
 # --- a .log2 key is a histogram ---------------------------------------------
 histtop --listen 127.0.0.1:$port --cumulative -e syscalls:sys_enter_read -k count.log2 \
 	--filter 'comm == "ex_h"' --name rsize -d 0.2 2>$tmp/h.err &
@@ -108,7 +135,7 @@ if [ -e "$EV/syscalls/sys_enter_read/hist_interval" ]; then
 else
 	skip "interval reads over more keys than size=" "no hist_interval on this kernel"
 fi
-is "$(cat $tmp/a.err $tmp/h.err $tmp/k.err 2>/dev/null | grep -v '^histtop: serving ')" "" \
+is "$(cat $tmp/a.err $tmp/s.err $tmp/h.err $tmp/k.err 2>/dev/null | grep -v '^histtop: serving ')" "" \
 	"nothing else on stderr"
 
 reset_triggers

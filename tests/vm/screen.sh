@@ -122,5 +122,40 @@ for how in TERM HUP terminal; do
 	alive "$hpid" && kill -KILL "$hpid"	# a hang: the next start reaps its instance
 done
 kill $lpid
+
+# the distribution view on the real engine: a compound key with a .log2
+# part; reads of 1, 100, 5000 and 40000 bytes fall in the kernel's buckets
+# 2^0, 2^7, 2^13 and 2^16, from four processes (each workload is one)
+$T kill-server 2>/dev/null
+$T new-session -d -s t -x 100 -y 30 \
+	"histtop -e syscalls:sys_enter_read -k common_pid.execname,count.log2 --filter 'comm ~ \"fx_d*\"' -d 0.3; echo EXITED \$?; sleep 60"
+wait_for 'Hits'
+workload -c fx_da read 5 1
+workload -c fx_da read 3 100
+workload -c fx_db read 4 5000
+workload -c fx_db read 1 40000
+wait_for 'Entries 4/'
+ok $? "dist: four buckets in the kernel's table"
+$T send-keys -t t v t
+wait_for 'hitcount, total'
+# the buckets on screen, "label weight", and what they must be
+buckets() { screen | sed '1,6d;$d' | grep -E '^ *[[(]' | sed -E 's/^ *([[(][^])]*[])]) +([0-9]+).*/\1 \2/' | tr '\n' ';'; }
+e="(128, 256] 0;(256, 512] 0;(512, 1K] 0;(1K, 2K] 0;(2K, 4K] 0;"
+is "$(buckets)" "[0, 1] 5;(1, 2] 0;(2, 4] 0;(4, 8] 0;(8, 16] 0;(16, 32] 0;(32, 64] 0;(64, 128] 3;${e}(4K, 8K] 4;(8K, 16K] 0;(16K, 32K] 0;(32K, 64K] 1;" \
+	"dist: every process's buckets in order, the empty ones between"
+like "$(screen | sed -n 6p)" 'p50 (≤|<=)128 +p90 (≤|<=)8K +p99 (≤|<=)64K' \
+	"dist: p50, p90, p99 from the buckets (ranks 7, 12, 13 of 13)"
+like "$(screen | sed -n 5p)" 'count.log2 of every common_pid \(1/5\)' \
+	"dist: the title says every process, 1 of 5"
+$T send-keys -t t n
+wait_for 'fx_da .*\(2/5\)'
+is "$(buckets)" "[0, 1] 5;" "dist: n: the heaviest process first (fx_da, 5 reads of 1)"
+$T send-keys -t t n
+wait_for 'fx_db .*\(3/5\)'
+is "$(buckets)" "(4K, 8K] 4;" "dist: n: then fx_db's 4 reads of 5000"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+ok $? "dist: q: histtop exits 0"
+is "$(histtop_instances)" 0 "dist: no histtop instance left"
 reset_triggers
 done_testing
