@@ -885,6 +885,14 @@ static int run_ui(struct app *a)
 		int key, wait_ms;
 
 		if (!v.frozen && now_mono() >= next) {
+			/*
+			 * A read late by more than a tenth of the interval (after
+			 * the / prompt, on a busy machine) starts the intervals
+			 * anew: the frame stays up for a whole one, and the next
+			 * change does not cover a sliver of time.
+			 */
+			if (now_mono() - next > 0.1 * v.delay)
+				start = now_mono();
 			/* -n: the last frame stays up for its interval */
 			if (a->o->iterations && n >= a->o->iterations)
 				break;
