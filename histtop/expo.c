@@ -228,7 +228,10 @@ static bool is_kernel_number(const char *s, size_t n)
 
 static void add_label(struct strbuf *sb, const char *name, const char *v, size_t n)
 {
-	sb_printf(sb, "%s%s=\"", sb->len ? "," : "", name);
+	if (sb->len)
+		sb_add(sb, ",", 1);
+	sb_puts(sb, name);
+	sb_add(sb, "=\"", 2);
 	expo_add_label_value(sb, v, n);
 	sb_puts(sb, "\"");
 }
@@ -785,18 +788,23 @@ void expo_update(struct expo_trig *x)
 /* A number as the formats want it: integers as integers, OpenMetrics le with ".0". */
 static void add_le(struct strbuf *sb, enum expo_format f, double le)
 {
-	if (le < 9007199254740992.0)
+	if (le < 9007199254740992.0 && le >= 0 && le == (double)(uint64_t)le) {
+		/* what "%.0f" prints for an integer below 2^53 */
+		sb_add_u64(sb, (uint64_t)le);
+		if (f == EXPO_OPENMETRICS)
+			sb_add(sb, ".0", 2);
+	} else if (le < 9007199254740992.0) {
 		sb_printf(sb, "%.0f%s", le, f == EXPO_OPENMETRICS ? ".0" : "");
-	else
+	} else
 		sb_printf(sb, "%.17g", le);
 }
 
 static void add_value(struct strbuf *sb, const struct expo_state *st, size_t col, uint64_t v)
 {
 	if (st->is_signed[col])
-		sb_printf(sb, "%" PRId64, (int64_t)v);
+		sb_add_i64(sb, (int64_t)v);
 	else
-		sb_printf(sb, "%" PRIu64, v);
+		sb_add_u64(sb, v);
 }
 
 /* "# HELP" and "# TYPE" of a family; base without _total, type as the format spells it. */
@@ -819,10 +827,19 @@ static void sample_start(struct strbuf *sb, const char *name, const char *suffix
 {
 	bool l = labels && *labels, e = extra && *extra;
 
-	sb_printf(sb, "%s%s", name, suffix);
-	if (l || e)
-		sb_printf(sb, "{%s%s%s}", l ? labels : "", l && e ? "," : "", e ? extra : "");
-	sb_puts(sb, " ");
+	sb_puts(sb, name);
+	sb_puts(sb, suffix);
+	if (l || e) {
+		sb_add(sb, "{", 1);
+		if (l)
+			sb_puts(sb, labels);
+		if (l && e)
+			sb_add(sb, ",", 1);
+		if (e)
+			sb_puts(sb, extra);
+		sb_add(sb, "}", 1);
+	}
+	sb_add(sb, " ", 1);
 }
 
 static const struct xseries *series_at(const struct expo_state *st, size_t i)
@@ -887,17 +904,20 @@ static void render_histogram(struct strbuf *sb, enum expo_format f, const struct
 			add_le(&le, f, st->les[j]);
 			sb_puts(&le, "\"");
 			sample_start(sb, base, "_bucket", s->labels, le.buf);
-			sb_printf(sb, "%" PRIu64 "\n", cum);
+			sb_add_u64(sb, cum);
+			sb_add(sb, "\n", 1);
 		}
 		sample_start(sb, base, "_bucket", s->labels, "le=\"+Inf\"");
-		sb_printf(sb, "%" PRIu64 "\n", s->hits);
+		sb_add_u64(sb, s->hits);
+		sb_add(sb, "\n", 1);
 		if (st->sum_col >= 0) {
 			sample_start(sb, base, "_sum", s->labels, NULL);
 			add_value(sb, st, st->sum_col, s->v[st->sum_col]);
 			sb_puts(sb, "\n");
 		}
 		sample_start(sb, base, "_count", s->labels, NULL);
-		sb_printf(sb, "%" PRIu64 "\n", s->hits);
+		sb_add_u64(sb, s->hits);
+		sb_add(sb, "\n", 1);
 	}
 	sb_free(&le);
 	free(base);
