@@ -35,8 +35,11 @@ enum xcol_kind {
 };
 
 struct expo_state {
-	/* from the latest expo_update */
+	/* from the latest expo_update: all that expo_render reads of a trigger */
 	bool ready;		/* a table with columns was taken */
+	uint64_t entries, size, dropped;	/* the table's Totals */
+	uint64_t read_errors;
+	double refresh_s;
 	size_t ncols;
 	enum xcol_kind *kind;
 	char **metric;		/* per column: "hits", "bytes_req", "ret_max" */
@@ -809,8 +812,13 @@ void expo_update(struct expo_trig *x)
 	size_t i, c;
 
 	state_clear(st);
+	st->read_errors = x->read_errors;
+	st->refresh_s = x->refresh_s;
 	if (!t || !t->ncols)
 		return;
+	st->entries = t->entries;
+	st->size = t->size;
+	st->dropped = t->dropped;
 	find_addr_cols(st, t);
 	take_cols(st, t);
 	take_hist_key(st, t);
@@ -1028,30 +1036,29 @@ static void render_self(struct strbuf *sb, enum expo_format f, const struct expo
 
 		family(sb, f, self_metrics[m].base, self_metrics[m].type, self_metrics[m].help);
 		for (i = 0; i < n; i++) {
-			const struct table *t = x[i].t;
 			const struct expo_state *st = x[i].st;
 			char *lab;
 
-			if (self_metrics[m].needs_frame && (!t || !st->ready))
+			if (self_metrics[m].needs_frame && !st->ready)
 				continue;
 			lab = xasprintf("trigger=\"%s\"", x[i].name);
 			sample_start(sb, self_metrics[m].base, counter ? "_total" : "", lab, NULL);
 			free(lab);
 			switch (m) {
 			case SELF_ENTRIES:
-				sb_printf(sb, "%" PRIu64 "\n", t->entries);
+				sb_printf(sb, "%" PRIu64 "\n", st->entries);
 				break;
 			case SELF_SIZE:
-				sb_printf(sb, "%" PRIu64 "\n", t->size);
+				sb_printf(sb, "%" PRIu64 "\n", st->size);
 				break;
 			case SELF_DROPPED:
-				sb_printf(sb, "%" PRIu64 "\n", t->dropped);
+				sb_printf(sb, "%" PRIu64 "\n", st->dropped);
 				break;
 			case SELF_READ_ERRORS:
-				sb_printf(sb, "%" PRIu64 "\n", x[i].read_errors);
+				sb_printf(sb, "%" PRIu64 "\n", st->read_errors);
 				break;
 			case SELF_REFRESH:
-				sb_printf(sb, "%.6f\n", x[i].refresh_s);
+				sb_printf(sb, "%.6f\n", st->refresh_s);
 				break;
 			case SELF_FOLDED:
 				sb_printf(sb, "%zu\n", st->folded);
