@@ -105,7 +105,9 @@ struct run {
 	struct source *src;
 	struct table *t;
 	struct strbuf raw;	/* the last hist text read */
-	struct strbuf good;	/* the last hist text that parsed (buf NULL: none) */
+	struct strbuf good;	/* the last hist text that parsed (buf NULL: none; the
+				 * exporter without --record keeps none: raw_good) */
+	bool raw_good;		/* raw holds the last text that parsed */
 	bool sorted;		/* the -s display sort was applied */
 	bool ended;
 	char *status;		/* message line */
@@ -321,12 +323,16 @@ static int take_frame(struct run *r, char **err)
 	bool interval = source_interval(r->src);
 	int ret, try;
 
-	if (r->good.buf && r->poll && !table_full(r->t) && source_unchanged(r->src)) {
+	if ((r->good.buf || r->raw_good) && r->poll && !table_full(r->t) &&
+	    source_unchanged(r->src)) {
 		/* the kernel says nothing changed: no read, the same text again */
-		r->raw.len = 0;
-		sb_add(&r->raw, r->good.buf, r->good.len);
+		if (!r->raw_good) {
+			r->raw.len = 0;
+			sb_add(&r->raw, r->good.buf, r->good.len);
+		}
 		r->prof_unchanged++;
 	} else {
+		r->raw_good = false;
 		ret = source_read(r->src, &r->raw, err);
 		if (ret)
 			return ret;
@@ -351,7 +357,7 @@ static int take_frame(struct run *r, char **err)
 		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : interval ? &key_memo : &memo,
 				  &perr);
 		if (!s) {
-			*err = xasprintf("unreadable hist text%s: %s", r->good.buf ?
+			*err = xasprintf("unreadable hist text%s: %s", r->good.buf || r->prof_n ?
 					 ", showing the last good frame" : "", perr);
 			free(perr);
 			return -1;
@@ -367,7 +373,13 @@ static int take_frame(struct run *r, char **err)
 		hp_snapshot_free(s);
 	}
 	hp_snapshot_free(s);
-	{
+	if (r->o->exporter && !r->o->record) {
+		/*
+		 * Nothing writes the text out (no screen to export from, no
+		 * recording): one buffer, not two the size of the table's text
+		 */
+		r->raw_good = true;
+	} else {
 		/* keep this text as the good one; read the next into the old */
 		struct strbuf tmp = r->good;
 
