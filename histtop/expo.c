@@ -35,8 +35,11 @@ enum xcol_kind {
 };
 
 struct expo_state {
-	/* from the latest expo_update */
+	/* from the latest expo_update: all that expo_render reads of a trigger */
 	bool ready;		/* a table with columns was taken */
+	uint64_t entries, size, dropped;	/* the table's Totals */
+	uint64_t read_errors;
+	double refresh_s;
 	size_t ncols;
 	enum xcol_kind *kind;
 	char **metric;		/* per column: "hits", "bytes_req", "ret_max" */
@@ -53,9 +56,9 @@ struct expo_state {
 	struct xseries over;	/* the rest, summed */
 	bool has_over;
 	size_t folded;		/* series in the overflow series */
-	/* across updates: the label sets the cap keeps (sorted, for bsearch) */
+	/* across updates: the label sets the cap keeps (a hash set, NULL: free slot) */
 	char **members;
-	size_t nmembers;
+	size_t nmembers, members_slots;
 	/* across updates: value columns seen holding a kernel address, never exported */
 	char **addr_cols;
 	size_t naddr, nsaid;
@@ -69,8 +72,7 @@ struct expo_state *expo_state_new(void)
 static void series_free(struct xseries *s)
 {
 	free(s->labels);
-	free(s->v);
-	free(s->seen);
+	free(s->v);		/* seen lives in the same allocation */
 	free(s->b);
 	memset(s, 0, sizeof(*s));
 }
@@ -111,7 +113,7 @@ void expo_state_free(struct expo_state *st)
 		return;
 	state_clear(st);
 	free(st->s);
-	for (i = 0; i < st->nmembers; i++)
+	for (i = 0; i < st->members_slots; i++)
 		free(st->members[i]);
 	free(st->members);
 	for (i = 0; i < st->naddr; i++)
@@ -126,6 +128,15 @@ void expo_add_label_value(struct strbuf *sb, const char *s, size_t n)
 	unsigned int cp;
 
 	while (i < n) {
+		/* a run of plain ASCII in one copy: most names are nothing else */
+		for (k = i; k < n && (unsigned char)s[k] < 0x80 && s[k] != '\\' && s[k] != '"' &&
+		     s[k] != '\n'; k++)
+			;
+		if (k > i) {
+			sb_add(sb, s + i, k - i);
+			i = k;
+			continue;
+		}
 		k = utf8_seq(s + i, n - i, &cp);
 		if (!k) {
 			sb_puts(sb, "\xef\xbf\xbd");	/* U+FFFD */
@@ -228,7 +239,10 @@ static bool is_kernel_number(const char *s, size_t n)
 
 static void add_label(struct strbuf *sb, const char *name, const char *v, size_t n)
 {
-	sb_printf(sb, "%s%s=\"", sb->len ? "," : "", name);
+	if (sb->len)
+		sb_add(sb, ",", 1);
+	sb_puts(sb, name);
+	sb_add(sb, "=\"", 2);
 	expo_add_label_value(sb, v, n);
 	sb_puts(sb, "\"");
 }
@@ -344,11 +358,12 @@ static void row_labels(struct strbuf *sb, const struct table *t, const struct ta
 			break;
 		case TABLE_KEY_EXECNAME:
 			if (table_part_split(p, &nl, &num)) {
-				char pid[24];
-
 				add_label(sb, names[2 * k], p, nl);
-				snprintf(pid, sizeof(pid), "%" PRIu64, num);
-				add_label(sb, names[2 * k + 1], pid, strlen(pid));
+				sb_add(sb, ",", 1);
+				sb_puts(sb, names[2 * k + 1]);
+				sb_add(sb, "=\"", 2);
+				sb_add_u64(sb, num);
+				sb_add(sb, "\"", 1);
 			} else {
 				add_label(sb, names[2 * k], p, strlen(p));
 			}
@@ -569,8 +584,9 @@ static void series_init(struct xseries *s, const struct expo_state *st, char *la
 {
 	memset(s, 0, sizeof(*s));
 	s->labels = labels;
-	s->v = xcalloc(st->ncols ? st->ncols : 1, sizeof(*s->v));
-	s->seen = xcalloc(st->ncols ? st->ncols : 1, sizeof(*s->seen));
+	/* the values and the seen flags in one allocation */
+	s->v = xcalloc(1, (st->ncols ? st->ncols : 1) * (sizeof(*s->v) + sizeof(*s->seen)));
+	s->seen = (bool *)(s->v + (st->ncols ? st->ncols : 1));
 }
 
 /* A hash index of the series by labels (open addressing, indices + 1). */
@@ -614,30 +630,93 @@ static struct xseries *find_series(struct expo_state *st, struct xindex *ix, con
 	return &st->s[st->ns - 1];
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int cmp_labels(const void *a, const void *b)
 {
 	return strcmp(((const struct xseries *)a)->labels, ((const struct xseries *)b)->labels);
 }
 
-/* Most hits first, ties by labels (deterministic). */
-static int cmp_hits(const void *a, const void *b)
+/* x ranks before y: most hits first, ties by labels (deterministic). */
+static bool ranks_before(const struct xseries *x, const struct xseries *y)
 {
-	const struct xseries *x = *(struct xseries *const *)a, *y = *(struct xseries *const *)b;
-
 	if (x->hits != y->hits)
-		return x->hits > y->hits ? -1 : 1;
-	return strcmp(x->labels, y->labels);
+		return x->hits > y->hits;
+	return strcmp(x->labels, y->labels) < 0;
 }
 
 static bool is_member(const struct expo_state *st, const char *labels)
 {
-	return st->nmembers && bsearch(&labels, st->members, st->nmembers, sizeof(char *),
-				       cmp_str);
+	size_t i, mask = st->members_slots - 1;
+
+	if (!st->nmembers)
+		return false;
+	for (i = hash_str(labels) & mask; st->members[i]; i = (i + 1) & mask)
+		if (!strcmp(st->members[i], labels))
+			return true;
+	return false;
+}
+
+/*
+ * The k best-ranked of cand[0, n) get keep set: a heap of the k best so
+ * far with the worst of them on top, so that most candidates cost one
+ * comparison with it (n log k at worst, not a sort of all n).
+ */
+static void keep_best(struct xseries **cand, size_t n, size_t k)
+{
+	struct xseries **heap;
+	size_t nh = 0, i, j, c;
+
+	if (!k)
+		return;
+	heap = xcalloc(k, sizeof(*heap));
+	for (i = 0; i < n; i++) {
+		struct xseries *x = cand[i];
+
+		if (nh < k) {
+			/* sift up: a parent ranks after its children */
+			for (j = nh++; j && ranks_before(heap[(j - 1) / 2], x); j = (j - 1) / 2)
+				heap[j] = heap[(j - 1) / 2];
+			heap[j] = x;
+			continue;
+		}
+		if (!ranks_before(x, heap[0]))
+			continue;
+		/* replace the worst and sift down */
+		for (j = 0; (c = 2 * j + 1) < nh; j = c) {
+			if (c + 1 < nh && ranks_before(heap[c], heap[c + 1]))
+				c++;
+			if (!ranks_before(x, heap[c]))
+				break;
+			heap[j] = heap[c];
+		}
+		heap[j] = x;
+	}
+	for (i = 0; i < nh; i++)
+		heap[i]->keep = true;
+	free(heap);
+}
+
+/* The members from now on: the label sets of the series kept. */
+static void take_members(struct expo_state *st)
+{
+	size_t i, j, n = 64, mask;
+
+	for (i = 0; i < st->members_slots; i++)
+		free(st->members[i]);
+	free(st->members);
+	for (i = 0, st->nmembers = 0; i < st->ns; i++)
+		st->nmembers += st->s[i].keep;
+	while (n < st->nmembers * 2)
+		n *= 2;
+	st->members = xcalloc(n, sizeof(char *));
+	st->members_slots = n;
+	mask = n - 1;
+	for (i = 0; i < st->ns; i++) {
+		if (!st->s[i].keep)
+			continue;
+		for (j = hash_str(st->s[i].labels) & mask; st->members[j]; j = (j + 1) & mask)
+			;
+		st->members[j] = xstrdup(st->s[i].labels);
+	}
 }
 
 /*
@@ -648,7 +727,6 @@ static bool is_member(const struct expo_state *st, const char *labels)
 static void apply_cap(struct expo_state *st, long max)
 {
 	struct xseries **cand;
-	char **keep;
 	size_t i, nkeep = 0, ncand = 0, w;
 
 	if (st->ns <= (size_t)max) {
@@ -657,28 +735,16 @@ static void apply_cap(struct expo_state *st, long max)
 	} else {
 		cand = xcalloc(st->ns, sizeof(*cand));
 		for (i = 0; i < st->ns; i++) {
-			st->s[i].keep = is_member(st, st->s[i].labels) && nkeep < (size_t)max;
+			st->s[i].keep = nkeep < (size_t)max && is_member(st, st->s[i].labels);
 			if (st->s[i].keep)
 				nkeep++;
 			else
 				cand[ncand++] = &st->s[i];
 		}
-		qsort(cand, ncand, sizeof(*cand), cmp_hits);
-		for (i = 0; i < ncand && nkeep < (size_t)max; i++, nkeep++)
-			cand[i]->keep = true;
+		keep_best(cand, ncand, (size_t)max - nkeep);
 		free(cand);
 	}
-	/* the members now: the series kept */
-	keep = xcalloc(st->ns + 1, sizeof(char *));
-	for (i = 0, nkeep = 0; i < st->ns; i++)
-		if (st->s[i].keep)
-			keep[nkeep++] = xstrdup(st->s[i].labels);
-	for (i = 0; i < st->nmembers; i++)
-		free(st->members[i]);
-	free(st->members);
-	qsort(keep, nkeep, sizeof(char *), cmp_str);
-	st->members = keep;
-	st->nmembers = nkeep;
+	take_members(st);
 	/* fold the rest */
 	for (i = 0, w = 0; i < st->ns; i++) {
 		if (st->s[i].keep) {
@@ -746,8 +812,13 @@ void expo_update(struct expo_trig *x)
 	size_t i, c;
 
 	state_clear(st);
+	st->read_errors = x->read_errors;
+	st->refresh_s = x->refresh_s;
 	if (!t || !t->ncols)
 		return;
+	st->entries = t->entries;
+	st->size = t->size;
+	st->dropped = t->dropped;
 	find_addr_cols(st, t);
 	take_cols(st, t);
 	take_hist_key(st, t);
@@ -785,18 +856,23 @@ void expo_update(struct expo_trig *x)
 /* A number as the formats want it: integers as integers, OpenMetrics le with ".0". */
 static void add_le(struct strbuf *sb, enum expo_format f, double le)
 {
-	if (le < 9007199254740992.0)
+	if (le < 9007199254740992.0 && le >= 0 && le == (double)(uint64_t)le) {
+		/* what "%.0f" prints for an integer below 2^53 */
+		sb_add_u64(sb, (uint64_t)le);
+		if (f == EXPO_OPENMETRICS)
+			sb_add(sb, ".0", 2);
+	} else if (le < 9007199254740992.0) {
 		sb_printf(sb, "%.0f%s", le, f == EXPO_OPENMETRICS ? ".0" : "");
-	else
+	} else
 		sb_printf(sb, "%.17g", le);
 }
 
 static void add_value(struct strbuf *sb, const struct expo_state *st, size_t col, uint64_t v)
 {
 	if (st->is_signed[col])
-		sb_printf(sb, "%" PRId64, (int64_t)v);
+		sb_add_i64(sb, (int64_t)v);
 	else
-		sb_printf(sb, "%" PRIu64, v);
+		sb_add_u64(sb, v);
 }
 
 /* "# HELP" and "# TYPE" of a family; base without _total, type as the format spells it. */
@@ -819,10 +895,19 @@ static void sample_start(struct strbuf *sb, const char *name, const char *suffix
 {
 	bool l = labels && *labels, e = extra && *extra;
 
-	sb_printf(sb, "%s%s", name, suffix);
-	if (l || e)
-		sb_printf(sb, "{%s%s%s}", l ? labels : "", l && e ? "," : "", e ? extra : "");
-	sb_puts(sb, " ");
+	sb_puts(sb, name);
+	sb_puts(sb, suffix);
+	if (l || e) {
+		sb_add(sb, "{", 1);
+		if (l)
+			sb_puts(sb, labels);
+		if (l && e)
+			sb_add(sb, ",", 1);
+		if (e)
+			sb_puts(sb, extra);
+		sb_add(sb, "}", 1);
+	}
+	sb_add(sb, " ", 1);
 }
 
 static const struct xseries *series_at(const struct expo_state *st, size_t i)
@@ -887,17 +972,20 @@ static void render_histogram(struct strbuf *sb, enum expo_format f, const struct
 			add_le(&le, f, st->les[j]);
 			sb_puts(&le, "\"");
 			sample_start(sb, base, "_bucket", s->labels, le.buf);
-			sb_printf(sb, "%" PRIu64 "\n", cum);
+			sb_add_u64(sb, cum);
+			sb_add(sb, "\n", 1);
 		}
 		sample_start(sb, base, "_bucket", s->labels, "le=\"+Inf\"");
-		sb_printf(sb, "%" PRIu64 "\n", s->hits);
+		sb_add_u64(sb, s->hits);
+		sb_add(sb, "\n", 1);
 		if (st->sum_col >= 0) {
 			sample_start(sb, base, "_sum", s->labels, NULL);
 			add_value(sb, st, st->sum_col, s->v[st->sum_col]);
 			sb_puts(sb, "\n");
 		}
 		sample_start(sb, base, "_count", s->labels, NULL);
-		sb_printf(sb, "%" PRIu64 "\n", s->hits);
+		sb_add_u64(sb, s->hits);
+		sb_add(sb, "\n", 1);
 	}
 	sb_free(&le);
 	free(base);
@@ -948,30 +1036,29 @@ static void render_self(struct strbuf *sb, enum expo_format f, const struct expo
 
 		family(sb, f, self_metrics[m].base, self_metrics[m].type, self_metrics[m].help);
 		for (i = 0; i < n; i++) {
-			const struct table *t = x[i].t;
 			const struct expo_state *st = x[i].st;
 			char *lab;
 
-			if (self_metrics[m].needs_frame && (!t || !st->ready))
+			if (self_metrics[m].needs_frame && !st->ready)
 				continue;
 			lab = xasprintf("trigger=\"%s\"", x[i].name);
 			sample_start(sb, self_metrics[m].base, counter ? "_total" : "", lab, NULL);
 			free(lab);
 			switch (m) {
 			case SELF_ENTRIES:
-				sb_printf(sb, "%" PRIu64 "\n", t->entries);
+				sb_printf(sb, "%" PRIu64 "\n", st->entries);
 				break;
 			case SELF_SIZE:
-				sb_printf(sb, "%" PRIu64 "\n", t->size);
+				sb_printf(sb, "%" PRIu64 "\n", st->size);
 				break;
 			case SELF_DROPPED:
-				sb_printf(sb, "%" PRIu64 "\n", t->dropped);
+				sb_printf(sb, "%" PRIu64 "\n", st->dropped);
 				break;
 			case SELF_READ_ERRORS:
-				sb_printf(sb, "%" PRIu64 "\n", x[i].read_errors);
+				sb_printf(sb, "%" PRIu64 "\n", st->read_errors);
 				break;
 			case SELF_REFRESH:
-				sb_printf(sb, "%.6f\n", x[i].refresh_s);
+				sb_printf(sb, "%.6f\n", st->refresh_s);
 				break;
 			case SELF_FOLDED:
 				sb_printf(sb, "%zu\n", st->folded);

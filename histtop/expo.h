@@ -68,7 +68,11 @@ void expo_update(struct expo_trig *x);
  */
 const char *expo_withheld_new(struct expo_state *st);
 
-/* The exposition of n triggers, appended to sb; version for histtop_build_info. */
+/*
+ * The exposition of n triggers, appended to sb; version for histtop_build_info.
+ * It reads x's name, event and st, never the table: what expo_update took
+ * (a thread may render while the caller reads its next frame into t).
+ */
 void expo_render(struct strbuf *sb, enum expo_format f, const struct expo_trig *x, size_t n,
 		 const char *version);
 

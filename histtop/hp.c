@@ -716,7 +716,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 		if (e->memo) {
 			/* a known key: no key to parse, the values only if changed */
 			if (!same) {
-				e->text = arena_strndup(c->ar, line, n);
+				e->text = line;	/* borrowed from buf */
 				e->text_len = n;
 				e->key_len = k - line;
 				if (parse_vals(c, h, vals, k, line + n, &e->vals))
@@ -757,7 +757,7 @@ static int parse_entry(struct cursor *c, struct hp_hist *h, char *const *vals)
 	sb_free(&extra);
 	/* a one-line entry: its key closed on that line */
 	if (line && close < line + n) {
-		e->text = arena_strndup(c->ar, line, n);
+		e->text = line;	/* borrowed from buf */
 		e->text_len = n;
 		e->key_len = close + 1 - line;
 	}

@@ -43,8 +43,9 @@ struct hp_col {
 
 /*
  * An entry of a hist; its strings and arrays live in the snapshot's arena.
- * An entry on one line with no extra lines also has its text (a copy of the
- * line) and the length of its key part ("{ ... }").  An entry the caller's
+ * An entry on one line with no extra lines also has its text (the line in
+ * the buffer parsed: borrowed, valid while that buffer is, not NUL-ended)
+ * and the length of its key part ("{ ... }").  An entry the caller's
  * memo knew (see hp_parse_memo) has memo, no key or parts; if only its key
  * part was known, also its text and vals, else neither.
  */
@@ -53,7 +54,7 @@ struct hp_entry {
 	char **parts;		/* one text per key field, padding trimmed */
 	uint64_t *vals;		/* one per column, hitcount first */
 	char *extra;		/* lines after the values (onmax/onchange), or NULL */
-	const char *text;	/* the entry's line, or NULL */
+	const char *text;	/* the entry's line in buf (borrowed), or NULL */
 	size_t text_len;
 	size_t key_len;		/* text[0, key_len) is "{ ... }" */
 	const void *memo;	/* what the memo returned for text, or NULL */

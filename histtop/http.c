@@ -10,12 +10,14 @@
  * HTTP_CONN_MEMORY bytes until HTTP_TIMEOUT_S passes, never the thread, the
  * caller's loop or another scrape.
  *
- * Each published exposition is one libmicrohttpd response object per format,
- * shared by every connection that serves it: the library counts references,
- * so a publish swaps the pointers under a mutex and drops its own reference;
- * a scrape under way keeps the old one until it is sent.  Memory is one copy
- * of each exposition in use plus HTTP_CONN_MEMORY per connection, however
- * many scrapers there are.
+ * A publish only starts a new generation.  The first scrape of a format in
+ * a generation renders it (the caller's render function, on this thread,
+ * under the lock) into one libmicrohttpd response object, shared by every
+ * connection that serves that format until the next publish: the library
+ * counts references, so a publish drops ours and a scrape under way keeps
+ * the old one until it is sent.  A format nobody asks for is never
+ * rendered.  Memory is one exposition per format in use plus
+ * HTTP_CONN_MEMORY per connection, however many scrapers there are.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -41,9 +43,12 @@
 struct http {
 	struct MHD_Daemon *d;
 	char *address;
-	pthread_mutex_t lock;		/* guards prom and om */
-	struct MHD_Response *prom;	/* our reference; NULL before the first publish */
-	struct MHD_Response *om;	/* NULL: serve prom to every client */
+	http_render_fn *render;
+	void *ctx;
+	pthread_mutex_t lock;		/* guards gen and resp */
+	unsigned long gen;		/* publishes so far (0: nothing to serve yet) */
+	struct MHD_Response *resp[2];	/* per format (text, OpenMetrics): our reference
+					 * to this generation's, or NULL: not rendered */
 	struct MHD_Response *not_found, *not_allowed, *unavailable;
 };
 
@@ -286,6 +291,8 @@ int http_wants_openmetrics(const char *accept)
 	return best_om == best_text && pos_om < pos_text;
 }
 
+static struct MHD_Response *exposition(struct strbuf *sb, const char *type);
+
 static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *url,
 			     const char *method, const char *version, const char *upload,
 			     size_t *upload_len, void **con_cls)
@@ -295,6 +302,7 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *ur
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	const char *accept;
+	int om;
 
 	/* a wrong path or method: answered at once, the connection closed */
 	if (strcmp(url, "/metrics"))
@@ -315,8 +323,17 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *ur
 		return MHD_YES;
 	}
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	om = http_wants_openmetrics(accept);
 	pthread_mutex_lock(&h->lock);
-	r = h->om && http_wants_openmetrics(accept) ? h->om : h->prom;
+	if (h->gen && !h->resp[om]) {
+		/* this generation's first scrape in this format: render it, once */
+		struct strbuf sb;
+
+		sb_init(&sb);
+		h->render(h->ctx, om, &sb);
+		h->resp[om] = exposition(&sb, om ? CT_OM : CT_PROM);
+	}
+	r = h->resp[om];
 	/* the library takes its own reference before we let go of the lock */
 	ret = r ? MHD_queue_response(c, MHD_HTTP_OK, r) :
 		  MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, h->unavailable);
@@ -337,21 +354,20 @@ static struct MHD_Response *static_response(const char *body, const char *hdr, c
 	return r;
 }
 
-static struct MHD_Response *exposition(const char *text, size_t len, const char *type)
+/* A response that takes sb's buffer (no copy; sb is reset). */
+static struct MHD_Response *exposition(struct strbuf *sb, const char *type)
 {
-	char *copy = xmalloc(len ? len : 1);
+	size_t len = sb->len;
 	struct MHD_Response *r;
 
-	if (len)
-		memcpy(copy, text, len);
-	r = MHD_create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
+	r = MHD_create_response_from_buffer(len, sb_detach(sb), MHD_RESPMEM_MUST_FREE);
 	if (!r)
 		abort();	/* out of memory */
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	return r;
 }
 
-struct http *http_start(const char *listen, char **err)
+struct http *http_start(const char *listen, http_render_fn *render, void *ctx, char **err)
 {
 	struct http *h;
 	sigset_t all, old;
@@ -360,6 +376,8 @@ struct http *http_start(const char *listen, char **err)
 	if (fd < 0)
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
+	h->render = render;
+	h->ctx = ctx;
 	pthread_mutex_init(&h->lock, NULL);
 	h->address = sock_name(fd);
 	h->not_found = static_response("404 not found: the exposition is at /metrics\n",
@@ -394,24 +412,23 @@ const char *http_address(const struct http *h)
 	return h->address;
 }
 
-void http_publish(struct http *h, const char *prom, size_t prom_len,
-		  const char *om, size_t om_len)
+void http_publish(struct http *h, struct strbuf *prom)
 {
-	struct MHD_Response *p = exposition(prom, prom_len, CT_PROM);
-	struct MHD_Response *o = om ? exposition(om, om_len, CT_OM) : NULL;
-	struct MHD_Response *old_p, *old_o;
+	struct MHD_Response *p = prom ? exposition(prom, CT_PROM) : NULL;
+	struct MHD_Response *old[2];
 
 	pthread_mutex_lock(&h->lock);
-	old_p = h->prom;
-	old_o = h->om;
-	h->prom = p;
-	h->om = o;
+	h->gen++;
+	old[0] = h->resp[0];
+	old[1] = h->resp[1];
+	h->resp[0] = p;
+	h->resp[1] = NULL;
 	pthread_mutex_unlock(&h->lock);
 	/* a reference dropped: freed now or when the last scrape of it is sent */
-	if (old_p)
-		MHD_destroy_response(old_p);
-	if (old_o)
-		MHD_destroy_response(old_o);
+	if (old[0])
+		MHD_destroy_response(old[0]);
+	if (old[1])
+		MHD_destroy_response(old[1]);
 }
 
 void http_stop(struct http *h)
@@ -420,10 +437,10 @@ void http_stop(struct http *h)
 		return;
 	if (h->d)
 		MHD_stop_daemon(h->d);	/* joins the thread, closes the socket */
-	if (h->prom)
-		MHD_destroy_response(h->prom);
-	if (h->om)
-		MHD_destroy_response(h->om);
+	if (h->resp[0])
+		MHD_destroy_response(h->resp[0]);
+	if (h->resp[1])
+		MHD_destroy_response(h->resp[1]);
 	MHD_destroy_response(h->not_found);
 	MHD_destroy_response(h->not_allowed);
 	MHD_destroy_response(h->unavailable);

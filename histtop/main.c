@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +105,9 @@ struct run {
 	struct source *src;
 	struct table *t;
 	struct strbuf raw;	/* the last hist text read */
-	struct strbuf good;	/* the last hist text that parsed (buf NULL: none) */
+	struct strbuf good;	/* the last hist text that parsed (buf NULL: none; the
+				 * exporter without --record keeps none: raw_good) */
+	bool raw_good;		/* raw holds the last text that parsed */
 	bool sorted;		/* the -s display sort was applied */
 	bool ended;
 	char *status;		/* message line */
@@ -143,6 +146,13 @@ struct app {
 	struct run *runs;
 	size_t nruns;
 	struct http *http;	/* --listen: the endpoint (NULL: none) */
+	/* the exposition: each trigger as expo.h takes it (NULL until the first) */
+	struct expo_trig *x;
+	/*
+	 * x[].st: changed by expo_update() on this thread, read by
+	 * expo_render() here and on the endpoint's thread (http_render_fn)
+	 */
+	pthread_mutex_t expo_lock;
 };
 
 static void prof_own(struct run *r, double ms)
@@ -313,12 +323,16 @@ static int take_frame(struct run *r, char **err)
 	bool interval = source_interval(r->src);
 	int ret, try;
 
-	if (r->good.buf && r->poll && !table_full(r->t) && source_unchanged(r->src)) {
+	if ((r->good.buf || r->raw_good) && r->poll && !table_full(r->t) &&
+	    source_unchanged(r->src)) {
 		/* the kernel says nothing changed: no read, the same text again */
-		r->raw.len = 0;
-		sb_add(&r->raw, r->good.buf, r->good.len);
+		if (!r->raw_good) {
+			r->raw.len = 0;
+			sb_add(&r->raw, r->good.buf, r->good.len);
+		}
 		r->prof_unchanged++;
 	} else {
+		r->raw_good = false;
 		ret = source_read(r->src, &r->raw, err);
 		if (ret)
 			return ret;
@@ -343,7 +357,7 @@ static int take_frame(struct run *r, char **err)
 		s = hp_parse_memo(r->raw.buf, r->raw.len, try ? NULL : interval ? &key_memo : &memo,
 				  &perr);
 		if (!s) {
-			*err = xasprintf("unreadable hist text%s: %s", r->good.buf ?
+			*err = xasprintf("unreadable hist text%s: %s", r->good.buf || r->prof_n ?
 					 ", showing the last good frame" : "", perr);
 			free(perr);
 			return -1;
@@ -359,7 +373,13 @@ static int take_frame(struct run *r, char **err)
 		hp_snapshot_free(s);
 	}
 	hp_snapshot_free(s);
-	{
+	if (r->o->exporter && !r->o->record) {
+		/*
+		 * Nothing writes the text out (no screen to export from, no
+		 * recording): one buffer, not two the size of the table's text
+		 */
+		r->raw_good = true;
+	} else {
 		/* keep this text as the good one; read the next into the old */
 		struct strbuf tmp = r->good;
 
@@ -645,23 +665,27 @@ out:
 	return ret;
 }
 
-/* The expositions of every trigger, after a refresh of them all. */
-static void render_expo(struct app *a, struct strbuf *prom, struct strbuf *om)
+/* Every trigger's latest frame into its exposition (after a refresh of them all). */
+static void update_expo(struct app *a)
 {
-	struct expo_trig *x = xcalloc(a->nruns, sizeof(*x));
 	size_t i;
 
+	if (!a->x)
+		a->x = xcalloc(a->nruns, sizeof(*a->x));
+	pthread_mutex_lock(&a->expo_lock);
 	for (i = 0; i < a->nruns; i++) {
 		struct run *r = &a->runs[i];
+		struct expo_trig *x = &a->x[i];
 
-		x[i].name = r->tr->name;
-		x[i].event = source_desc(r->src);
-		x[i].t = r->prof_n ? r->t : NULL;
-		x[i].max_series = r->tr->max_series;
-		x[i].read_errors = r->read_errors;
-		x[i].refresh_s = r->refresh_s;
-		x[i].st = r->xs;
-		expo_update(&x[i]);
+		x->name = r->tr->name;
+		x->event = source_desc(r->src);
+		x->t = r->prof_n ? r->t : NULL;
+		x->max_series = r->tr->max_series;
+		x->read_errors = r->read_errors;
+		x->refresh_s = r->refresh_s;
+		x->st = r->xs;
+		expo_update(x);
+		x->t = NULL;	/* expo_render never reads it; the next refresh changes it */
 		for (const char *w; (w = expo_withheld_new(r->xs));) {
 			char *e = str_escape(w, false);
 
@@ -671,22 +695,30 @@ static void render_expo(struct app *a, struct strbuf *prom, struct strbuf *om)
 			free(e);
 		}
 	}
-	prom->len = 0;
-	sb_add(prom, "", 0);
-	expo_render(prom, EXPO_PROMETHEUS, x, a->nruns, PACKAGE_VERSION);
-	om->len = 0;
-	sb_add(om, "", 0);
-	expo_render(om, EXPO_OPENMETRICS, x, a->nruns, PACKAGE_VERSION);
-	free(x);
+	pthread_mutex_unlock(&a->expo_lock);
+}
+
+/*
+ * The exposition in one format into sb, from the last update_expo(): an
+ * http_render_fn, so also on the endpoint's thread, when a scrape first
+ * asks for that format after a publish.
+ */
+static void render_expo(void *ctx, bool om, struct strbuf *sb)
+{
+	struct app *a = ctx;
+
+	pthread_mutex_lock(&a->expo_lock);
+	sb->len = 0;
+	sb_add(sb, "", 0);
+	expo_render(sb, om ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, a->x, a->nruns,
+		    PACKAGE_VERSION);
+	pthread_mutex_unlock(&a->expo_lock);
 }
 
 static int print_openmetrics(struct app *a, struct strbuf *sb)
 {
-	struct strbuf prom;
-
-	sb_init(&prom);
-	render_expo(a, &prom, sb);
-	sb_free(&prom);
+	update_expo(a);
+	render_expo(a, true, sb);
 	if (isatty(STDOUT_FILENO)) {
 		/* label values are anyone's bytes (process names): never raw on a terminal */
 		char *safe = str_escape_lines(sb->buf, false);
@@ -744,30 +776,32 @@ static int write_textfile(const char *path, const struct strbuf *sb, char **err)
 
 /*
  * The headless exporter (--listen, --textfile): every interval, refresh
- * every trigger, render the exposition in both formats, replace the
- * textfile and publish to the HTTP endpoint.  A failed read keeps the last
+ * every trigger, take them into the exposition, replace the textfile with
+ * its text format and publish to the HTTP endpoint, which renders a format
+ * when a scrape asks for it (the text format made for the textfile is
+ * handed over, not made again).  A failed read keeps the last
  * good numbers (and counts in read_errors); only what ends a trigger for
  * good (its trigger removed by someone else) ends the exporter.
  */
 static int run_exporter(struct app *a)
 {
 	struct opts *o = a->o;
-	struct strbuf prom, om;
+	struct strbuf prom;
 	double start = now_mono();
 	long n = 0, written = 0;
 	int ret = 0;
 
 	sb_init(&prom);
-	sb_init(&om);
 	while (!quit_signal) {
 		if (refresh_all(a)) {
 			ret = !quit_signal;	/* a signal: main() gives 128+N */
 			goto out;
 		}
-		render_expo(a, &prom, &om);
+		update_expo(a);
 		if (o->textfile) {
 			char *err = NULL;
 
+			render_expo(a, false, &prom);
 			/*
 			 * The first write failing is a FILE that cannot be
 			 * written (no such directory, a directory): the end.
@@ -783,16 +817,15 @@ static int run_exporter(struct app *a)
 			}
 			written++;
 		}
-		/* from here until the next refresh the endpoint serves these (copied) */
+		/* from here until the next refresh the endpoint serves this generation */
 		if (a->http)
-			http_publish(a->http, prom.buf, prom.len, om.buf, om.len);
+			http_publish(a->http, o->textfile ? &prom : NULL);
 		if (o->iterations && ++n >= o->iterations)
 			break;
 		sleep_until(next_tick(start, o->delay, now_mono()));
 	}
 out:
 	sb_free(&prom);
-	sb_free(&om);
 	return ret;
 }
 
@@ -1054,6 +1087,14 @@ static int run_ui(struct app *a)
 		int key, wait_ms;
 
 		if (!l.v.frozen && now_mono() >= l.next) {
+			/*
+			 * A read late by more than a tenth of the interval (after
+			 * the / prompt, on a busy machine) starts the intervals
+			 * anew: the frame stays up for a whole one, and the next
+			 * change does not cover a sliver of time.
+			 */
+			if (now_mono() - l.next > 0.1 * l.v.delay)
+				l.start = now_mono();
 			/* -n: the last frame stays up for its interval */
 			if (a->o->iterations && n >= a->o->iterations)
 				break;
@@ -1165,7 +1206,7 @@ static void print_profile(const struct app *a, const struct run *r)
 
 int main(int argc, char **argv)
 {
-	struct app a = { 0 };
+	struct app a = { .expo_lock = PTHREAD_MUTEX_INITIALIZER };
 	struct opts o;
 	char *err = NULL;
 	size_t i;
@@ -1214,7 +1255,7 @@ int main(int argc, char **argv)
 	}
 	if (o.listen) {
 		/* bound before any trigger is installed: a bad address installs nothing */
-		a.http = http_start(o.listen, &err);
+		a.http = http_start(o.listen, render_expo, &a, &err);
 		if (!a.http) {
 			say_err("", err);
 			free(err);
@@ -1298,6 +1339,7 @@ out_sources:
 	for (i = 0; i < o.ntrigs; i++)
 		free_run(&a.runs[i]);
 	free(a.runs);
+	free(a.x);
 	opts_free(&o);
 	return ret;
 }

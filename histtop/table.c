@@ -72,19 +72,12 @@ static struct table_row *lookup(struct table *t, const char *key)
 
 static void row_free(struct table_row *r, size_t nkeys)
 {
-	size_t i;
-
+	(void)nkeys;
 	if (!r)
 		return;
-	for (i = 0; i < nkeys; i++)
-		free(r->parts[i]);
-	free(r->parts);
-	free(r->key);
+	/* the key, parts and values live in the row's allocation (row_new) */
 	free(r->extra);
 	free(r->text);
-	free(r->total);
-	free(r->delta);
-	free(r->rate);
 	free(r);
 }
 
@@ -444,20 +437,37 @@ bool table_part_range(enum table_key_kind kind, const char *part, uint64_t *lo, 
 
 static struct table_row *row_new(struct table *t, const struct hp_entry *e)
 {
-	/* the key numbers live after the row: one allocation fewer a row */
-	struct table_row *r = xcalloc(1, sizeof(*r) + t->nkeys * sizeof(*r->knum));
-	size_t i;
+	/*
+	 * One allocation a row: the row, then its values (total, delta,
+	 * rate), the key numbers, the part pointers, and the key and part
+	 * strings, which never change while the row lives.  A table of
+	 * 131072 rows saves about 9 MB of allocator overhead against one
+	 * allocation each.
+	 */
+	size_t i, klen = strlen(e->key) + 1, plen = 0, nc = t->ncols;
+	struct table_row *r;
+	char *p;
 
-	r->knum = (struct table_knum *)(r + 1);
-	r->key = xstrdup(e->key);
-	r->parts = xcalloc(t->nkeys, sizeof(char *));
+	for (i = 0; i < t->nkeys; i++)
+		plen += strlen(e->parts[i]) + 1;
+	r = xcalloc(1, sizeof(*r) + nc * (sizeof(*r->total) + sizeof(*r->delta) +
+					  sizeof(*r->rate)) +
+		    t->nkeys * (sizeof(*r->knum) + sizeof(*r->parts)) + klen + plen);
+	r->total = (uint64_t *)(r + 1);
+	r->delta = r->total + nc;
+	r->rate = (double *)(r->delta + nc);
+	r->knum = (struct table_knum *)(r->rate + nc);
+	r->parts = (char **)(r->knum + t->nkeys);
+	p = (char *)(r->parts + t->nkeys);
+	r->key = memcpy(p, e->key, klen);
+	p += klen;
 	for (i = 0; i < t->nkeys; i++) {
-		r->parts[i] = xstrdup(e->parts[i]);
+		size_t n = strlen(e->parts[i]) + 1;
+
+		r->parts[i] = memcpy(p, e->parts[i], n);
+		p += n;
 		r->knum[i].num = table_part_num(t->key_kinds[i], r->parts[i], &r->knum[i].v);
 	}
-	r->total = xcalloc(t->ncols, sizeof(*r->total));
-	r->delta = xcalloc(t->ncols, sizeof(*r->delta));
-	r->rate = xcalloc(t->ncols, sizeof(*r->rate));
 	r->fresh = true;
 
 	t->rows = xgrow(t->rows, &t->cap, t->nrows + 1, sizeof(*t->rows));

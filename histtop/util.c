@@ -112,16 +112,48 @@ void sb_puts(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
+/*
+ * Formatted straight into the buffer's free space: no allocation a call
+ * once the buffer has grown to the size it is reused at.
+ */
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	char *p;
+	size_t room = sb->cap > sb->len ? sb->cap - sb->len : 0;
+	int n;
 
 	va_start(ap, fmt);
-	p = xvasprintf(fmt, ap);
+	n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
 	va_end(ap);
-	sb_puts(sb, p);
-	free(p);
+	if (n < 0)
+		oom();	/* only an encoding error or EOVERFLOW: not histtop's formats */
+	if ((size_t)n >= room) {
+		sb->buf = xgrow(sb->buf, &sb->cap, sb->len + n + 1, 1);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += n;
+}
+
+void sb_add_u64(struct strbuf *sb, uint64_t v)
+{
+	char tmp[20], *p = tmp + sizeof(tmp);
+
+	do
+		*--p = '0' + v % 10;
+	while (v /= 10);
+	sb_add(sb, p, tmp + sizeof(tmp) - p);
+}
+
+void sb_add_i64(struct strbuf *sb, int64_t v)
+{
+	if (v < 0) {
+		sb_add(sb, "-", 1);
+		sb_add_u64(sb, -(uint64_t)v);
+		return;
+	}
+	sb_add_u64(sb, v);
 }
 
 char *sb_detach(struct strbuf *sb)

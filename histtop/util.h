@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Allocation that aborts on out-of-memory: the only error that aborts. */
 void *xmalloc(size_t size);
@@ -38,6 +39,9 @@ void sb_free(struct strbuf *sb);
 void sb_add(struct strbuf *sb, const char *s, size_t n);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number in decimal, as "%" PRIu64 / PRId64 print it. */
+void sb_add_u64(struct strbuf *sb, uint64_t v);
+void sb_add_i64(struct strbuf *sb, int64_t v);
 /* Give the buffer away (caller frees); sb is reset. */
 char *sb_detach(struct strbuf *sb);
 

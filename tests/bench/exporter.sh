@@ -7,16 +7,17 @@
 # For N entries of kernel-format hist text (keys=common_pid.execname,
 # vals=hitcount,count, the format of tests/fixtures/612-read-execname.hist)
 # it prints, per N and --max-series cap:
-#   insns     instructions (callgrind) of one refresh plus the exposition
-#             rendered in both formats, as the exporter does every interval:
-#             a run with -n 2 minus one with -n 1 (--openmetrics batch).
+#   insns     instructions (callgrind) of one refresh plus one exposition,
+#             what the exporter does every interval for one scraper: a run
+#             with -n 2 minus one with -n 1 (--openmetrics batch).
 #             "paused": --attach to a table that does not change between
 #             the reads; "moving": --replay of two frames in which every
 #             entry's hitcount and count moved on.
-#   expo      of those, the exposition's part: main.c's render_expo()
-#             (expo_update() and expo_render() twice), inclusive; the
-#             rest is the read, the parse and the table.  A scrape itself
-#             only sends the buffer rendered at the last refresh.
+#   expo      of those, the exposition's part: main.c's update_expo()
+#             (expo_update(), every refresh) and expo_render() (one
+#             format, at the first scrape of it after a refresh),
+#             inclusive; the rest is the read, the parse and the table.
+#             Later scrapes of that refresh send the same buffer.
 #   hwm_kib   peak RSS (VmHWM) of histtop --attach --listen after
 #             $SCRAPES scrapes in each format (curl), a refresh between them
 #   prom_b    bytes of the exposition, text format 0.0.4
@@ -68,14 +69,14 @@ gen() {	# N BUMP
 }
 
 # Instructions callgrind counts for histtop ARGS... (every thread), and
-# those of render_expo() with what it calls: "ALL EXPO"
+# those of update_expo() and expo_render() with what they call: "ALL EXPO"
 insns() {	# ARGS...
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --log-file="$tmp/vg.log" \
 		"$histtop" "$@" >/dev/null 2>"$tmp/err" ||
 		{ echo "exporter.sh: histtop $*: failed" >&2; cat "$tmp/err" "$tmp/vg.log" >&2; exit 1; }
 	all=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/vg.log")
 	expo=$(callgrind_annotate --inclusive=yes "$tmp/cg.out" 2>/dev/null |
-		awk '/:render_expo / { gsub(",", "", $1); print $1; exit }')
+		awk '/:(update_expo|expo_render) \[/ { gsub(",", "", $1); n += $1 } END { print n + 0 }')
 	echo "$all ${expo:-0}"
 }
 

@@ -224,6 +224,16 @@ for _ in $(seq 200); do
 done
 like "$(printf '%s\n' "$s" | head -n 1)" 'every 1s \(last [3-9]\.[0-9]s\)' \
 	"the title says the real time the change covers"
+# the late read starts the intervals anew: the next frame covers a whole one
+f0=$(printf '%s\n' "$s" | head -n 1 | sed -n 's/.* frame \([0-9]*\).*/\1/p')
+for _ in $(seq 100); do
+	t1=$(screen | head -n 1)
+	f1=$(printf '%s\n' "$t1" | sed -n 's/.* frame \([0-9]*\).*/\1/p')
+	[ "${f1:-0}" -gt "${f0:-0}" ] && break
+	sleep 0.05
+done
+! printf '%s\n' "$t1" | grep -q 'last 0\.'
+ok $? "after the late read, the next change covers a whole interval: $t1"
 # the writer lags by up to its period on a loaded machine: a wide margin,
 # still far from the 3000 and more of the change over those seconds
 rate=$(printf '%s\n' "$s" | rows_of | awk '$1 == 101 { print $3 }')

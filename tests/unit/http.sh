@@ -124,6 +124,19 @@ ok $? "the server is still running after every malformed request"
 is "$(get /metrics | cut -d' ' -f1)" 200 "and still serves /metrics"
 stop
 
+# --- a format is rendered when asked for, once a publish -------------------
+start 127.0.0.1:0 "$tmp/prom" "$tmp/om"
+for i in 1 2 3; do get /metrics >/dev/null; done
+stop
+is "$(tail -n 1 "$tmp/out")" "renders: text 1 openmetrics 0" \
+	"three text scrapes of one publish: the text format rendered once, OpenMetrics never"
+start 127.0.0.1:0 "$tmp/prom" "$tmp/om"
+for i in 1 2; do get /metrics >/dev/null; get /metrics -H "Accept: $prom_accept" >/dev/null; done
+cmp -s "$tmp/body" "$tmp/om"
+ok $? "the OpenMetrics body after a text scrape of the same publish"
+stop
+is "$(tail -n 1 "$tmp/out")" "renders: text 1 openmetrics 1" "two scrapes of each format: each rendered once"
+
 # --- clients that try to push it over ---------------------------------------
 # a large exposition (2 MiB), republished every 50 ms while scrapes go on
 i=0

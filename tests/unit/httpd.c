@@ -6,10 +6,13 @@
  *   httpd [-r MS] LISTEN [PROM [OM]]   serve until SIGTERM/SIGINT/SIGHUP
  *   httpd --accept HEADER              print what an Accept header gets
  *
- * It prints "listening on ADDRESS" once bound.  Without PROM it never
- * publishes (every scrape: 503).  -r MS publishes the same files again every
- * MS milliseconds, so that scrapes race with publishes.  Exit 1 with the
- * message when http_start() fails.
+ * It prints "listening on ADDRESS" once bound, and at the end "renders: text
+ * N openmetrics M", how often each format was rendered.  Without PROM it never
+ * publishes (every scrape: 503); without OM, OpenMetrics scrapes get PROM.
+ * -r MS publishes the same files again every MS milliseconds, so that
+ * scrapes race with publishes (each publish: rendered again, a copy of the
+ * file, when a scrape asks).  Exit 1 with the message when http_start()
+ * fails.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -40,10 +43,25 @@ static char *slurp(const char *path, size_t *len)
 	return sb_detach(&sb);
 }
 
+static char *prom, *om;
+static size_t prom_len, om_len;
+static unsigned long renders[2];	/* only the server's thread, until http_stop */
+
+/* http_render_fn: the file's bytes (they never change: no lock) */
+static void render(void *ctx, bool want_om, struct strbuf *sb)
+{
+	(void)ctx;
+	renders[want_om]++;
+	sb->len = 0;
+	if (want_om && om)
+		sb_add(sb, om, om_len);
+	else
+		sb_add(sb, prom, prom_len);
+}
+
 int main(int argc, char **argv)
 {
-	char *prom = NULL, *om = NULL, *err = NULL;
-	size_t prom_len = 0, om_len = 0;
+	char *err = NULL;
 	long every_ms = 0;
 	struct http *h;
 	sigset_t set;
@@ -74,7 +92,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
-	h = http_start(argv[1], &err);
+	h = http_start(argv[1], render, NULL, &err);
 	if (!h) {
 		fprintf(stderr, "httpd: %s\n", err);
 		free(err);
@@ -83,19 +101,20 @@ int main(int argc, char **argv)
 	printf("listening on %s\n", http_address(h));
 	fflush(stdout);
 	if (prom)
-		http_publish(h, prom, prom_len, om, om_len);
+		http_publish(h, NULL);
 	while (sig <= 0) {
 		if (every_ms > 0) {
 			struct timespec ts = { every_ms / 1000, every_ms % 1000 * 1000000 };
 
 			sig = sigtimedwait(&set, NULL, &ts);
 			if (sig < 0 && prom)
-				http_publish(h, prom, prom_len, om, om_len);
+				http_publish(h, NULL);
 		} else if (sigwait(&set, &sig)) {
 			sig = -1;
 		}
 	}
 	http_stop(h);
+	printf("renders: text %lu openmetrics %lu\n", renders[0], renders[1]);
 	free(prom);
 	free(om);
 	return 0;

@@ -146,6 +146,90 @@ int main(void)
 		table_free(t);
 	}
 
+	{
+		/*
+		 * What the state keeps across refreshes is never stale: after
+		 * every frame (values move, a row changes its line, a clear
+		 * takes rows away, others come), the exposition of a state that
+		 * saw every frame is that of a new state that sees only this
+		 * one, and the cap's choice follows the rows.
+		 */
+		static const char *const frames[] = {
+			HEAD("hist:keys=common_pid.execname:vals=hitcount,bytes:sort=hitcount:size=2048")
+			"{ common_pid: a\"b             [         1] } hitcount:          5  bytes:         50\n"
+			"{ common_pid: c               [         2] } hitcount:          3  bytes:         30\n"
+			"{ common_pid: d\xc3\xa9             [         3] } hitcount:          1  bytes:         10\n"
+			TAIL(9, 3),
+			HEAD("hist:keys=common_pid.execname:vals=hitcount,bytes:sort=hitcount:size=2048")
+			"{ common_pid: a\"b             [         1] } hitcount:          7  bytes:         51\n"
+			"{ common_pid: c               [         2] } hitcount:          3  bytes:         30\n"
+			"{ common_pid: d\xc3\xa9             [         3] } hitcount:          9  bytes:         99\n"
+			TAIL(19, 3),
+			/* a clear: 1 and 3 gone, 2 back from zero, 4 and 5 new */
+			HEAD("hist:keys=common_pid.execname:vals=hitcount,bytes:sort=hitcount:size=2048")
+			"{ common_pid: e               [         5] } hitcount:          8  bytes:          8\n"
+			"{ common_pid: c               [         2] } hitcount:          2  bytes:          4\n"
+			"{ common_pid: x\\y             [         4] } hitcount:          6  bytes:          6\n"
+			TAIL(16, 3),
+			HEAD("hist:keys=common_pid.execname:vals=hitcount,bytes:sort=hitcount:size=2048")
+			"{ common_pid: e               [         5] } hitcount:          9  bytes:          9\n"
+			"{ common_pid: c               [         2] } hitcount:          2  bytes:          4\n"
+			"{ common_pid: x\\y             [         4] } hitcount:          6  bytes:          7\n"
+			"{ common_pid: a\"b             [         1] } hitcount:          1  bytes:          1\n"
+			TAIL(18, 4),
+		};
+		struct expo_trig warm = { .name = "t", .event = "a:b", .max_series = 10000 };
+		struct expo_trig capped = { .name = "t", .event = "a:b", .max_series = 2 };
+		struct table *t = table_new();
+		size_t i, same = 0;
+
+		warm.st = expo_state_new();
+		capped.st = expo_state_new();
+		for (i = 0; i < 4; i++) {
+			struct expo_trig cold = { .name = "t", .event = "a:b", .max_series = 10000 };
+			struct strbuf a, b;
+			char *err = NULL;
+			struct hp_snapshot *s = hp_parse(frames[i], strlen(frames[i]), &err);
+
+			if (!s) {
+				ok(0, "frame %zu parses: %s", i, err);
+				free(err);
+				continue;
+			}
+			table_update(t, &s->hists[0], 1.0 + i);
+			hp_snapshot_free(s);
+			warm.t = capped.t = cold.t = t;
+			cold.st = expo_state_new();
+			expo_update(&warm);
+			expo_update(&capped);
+			expo_update(&cold);
+			sb_init(&a);
+			sb_init(&b);
+			expo_render(&a, i % 2 ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, &warm, 1, "9.9");
+			expo_render(&b, i % 2 ? EXPO_OPENMETRICS : EXPO_PROMETHEUS, &cold, 1, "9.9");
+			same += a.len == b.len && !memcmp(a.buf, b.buf, a.len);
+			if (i == 3) {
+				sb_free(&a);
+				sb_init(&a);
+				expo_render(&a, EXPO_PROMETHEUS, &capped, 1, "9.9");
+			}
+			sb_free(&b);
+			expo_state_free(cold.st);
+			if (i == 3)
+				has(a.buf, "histtop_t_hits_total{comm=\"c\",pid=\"2\"} 2\n"
+				    "histtop_t_hits_total{comm=\"e\",pid=\"5\"} 9\n"
+				    "histtop_t_hits_total{histtop_overflow=\"true\"} 7\n",
+				    "--max-series 2 across a clear: pid 2, exported before, keeps "
+				    "its place; pid 1 and 3 left it to pid 5, the top newcomer");
+			sb_free(&a);
+		}
+		is_u64(same, 4, "four refreshes: each exposition of the state that saw them all "
+		       "is that of a new state");
+		expo_state_free(warm.st);
+		expo_state_free(capped.st);
+		table_free(t);
+	}
+
 	sb_init(&sb);
 	expo_add_label_value(&sb, "a\\b\"c\nd\xff\xc3\xa9", 10);
 	is_str(sb.buf, "a\\\\b\\\"c\\nd\xef\xbf\xbd\xc3\xa9",

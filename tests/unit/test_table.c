@@ -6,6 +6,17 @@
 #include "tap.h"
 #include "util.h"
 
+/* The texts frame() parsed: a snapshot's entry text is borrowed from its buffer. */
+static char **texts;
+static size_t ntexts, texts_cap;
+
+static void texts_free(void)
+{
+	while (ntexts)
+		free(texts[--ntexts]);
+	free(texts);
+}
+
 /* Build hist text for keys k with (hitcount, bytes) pairs. */
 static struct hp_snapshot *frame(int paused, int n, ...)
 {
@@ -33,7 +44,8 @@ static struct hp_snapshot *frame(int paused, int n, ...)
 	s = hp_parse(sb.buf, sb.len, &err);
 	if (!s)
 		printf("Bail out! %s\n", err);
-	sb_free(&sb);
+	texts = xgrow(texts, &texts_cap, ntexts + 1, sizeof(*texts));
+	texts[ntexts++] = sb_detach(&sb);
 	return s;
 }
 
@@ -742,5 +754,6 @@ int main(void)
 	test_interval_extremes();
 	test_interval_memo();
 	test_full();
+	texts_free();
 	return done_testing();
 }
