@@ -837,9 +837,10 @@ enum help_when {
 	HW_GROUPS,	/* ... and it is one of several key parts */
 	HW_SYM,		/* a .sym key */
 	HW_STACK,	/* a stacktrace key */
+	HW_TABLE,	/* the table is shown, not a distribution */
 };
 
-static bool help_can(const struct ui_view *v, enum help_when w)
+static bool help_can(const struct ui *u, const struct ui_view *v, enum help_when w)
 {
 	const struct table *t = v->t;
 	size_t k;
@@ -865,6 +866,8 @@ static bool help_can(const struct ui_view *v, enum help_when w)
 		return sym;
 	case HW_STACK:
 		return stack;
+	case HW_TABLE:
+		return !u->dist;
 	default:
 		return true;
 	}
@@ -1076,7 +1079,8 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 		for (i = 0; i < 3; i++)
 			sb_printf(&sb, " p%.0f %s%s ", ps[i] * 100, le,
 				  dist_bound(d, &d->b[dist_percentile(d, ps[i])], lab));
-		sb_printf(&sb, " sum %" PRIu64 ", %zu entries", d->sum, d->nrows);
+		sb_printf(&sb, " sum %" PRIu64 ", %zu entr%s", d->sum, d->nrows,
+			  d->nrows == 1 ? "y" : "ies");
 		put_cells(u, 5, 0, sb.buf, COLS, 0);
 	}
 	sb_free(&sb);
@@ -1671,8 +1675,8 @@ static const struct key_action {
 	{ "f      freeze the display", HW_ALWAYS, { 'f', ' ' }, UI_FREEZE, NULL },
 	{ "< >    previous/next sort column", HW_ALWAYS, { '<', '>' }, UI_NONE, act_sort_col },
 	{ "r      reverse the order", HW_ALWAYS, { 'r' }, UI_NONE, act_reverse },
-	{ "d      sort: change, rate /s, total", HW_ALWAYS, { 'd' }, UI_NONE, act_sort_change },
-	{ "k      sort by key", HW_ALWAYS, { 'k' }, UI_NONE, act_sort_key },
+	{ "d      sort: change, rate /s, total", HW_TABLE, { 'd' }, UI_NONE, act_sort_change },
+	{ "k      sort by key", HW_TABLE, { 'k' }, UI_NONE, act_sort_key },
 	{ "t      totals only; v: since start", HW_ALWAYS, { 't' }, UI_NONE, act_totals },
 	{ "v      distributions: on, next, off", HW_DIST, { 'v' }, UI_NONE, act_dist },
 	{ "n N    next/previous distribution", HW_GROUPS, { 'n', 'N' }, UI_NONE, NULL },
@@ -1686,7 +1690,7 @@ static const struct key_action {
 	{ NULL, HW_ALWAYS, { KEY_NPAGE }, UI_NONE, act_page_down },
 	{ NULL, HW_ALWAYS, { KEY_HOME }, UI_NONE, act_home },
 	{ NULL, HW_ALWAYS, { KEY_END }, UI_NONE, act_end },
-	{ "Left Right  scroll long keys", HW_ALWAYS, { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_scroll },
+	{ "Left Right  scroll long keys", HW_TABLE, { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_scroll },
 	{ "Enter  expand a stack", HW_STACK, { '\n', KEY_ENTER }, UI_NONE, act_expand },
 	{ "e      export the rows shown to files", HW_ALWAYS, { 'e' }, UI_EXPORT, NULL },
 	{ "Tab    next trigger", HW_SEVERAL, { '\t' }, UI_NEXT_TRIGGER, NULL },
@@ -1708,10 +1712,13 @@ static void set_bindings(struct ui *u)
 			u->bindings[key_actions[i].keys[k]] = &key_actions[i];
 }
 
-static const char *const help_legend[] = {
-	"bold cyan: new this interval",
-	"blue: gone from the kernel table",
-	"dim: stale, the latest read failed",
+static const char *const help_legend[2][3] = {
+	{ "bold: new this interval",	/* no colour (NO_COLOR, -C, a terminal without) */
+	  "dim: gone from the kernel table, or",
+	  "  all rows: stale (the title says why)" },
+	{ "bold cyan: new this interval",
+	  "blue: gone from the kernel table",
+	  "dim: stale, the latest read failed" },
 };
 
 #define HELP_COLW 38
@@ -1719,7 +1726,7 @@ static const char *const help_legend[] = {
 /* The help, one key a line (the key table's): two columns when the screen is wide enough. */
 static void draw_help(struct ui *u, const struct ui_view *v)
 {
-	size_t nk = 0, nl = sizeof(help_legend) / sizeof(help_legend[0]);
+	size_t nk = 0, nl = sizeof(help_legend[0]) / sizeof(help_legend[0][0]);
 	int two = COLS >= 2 * HELP_COLW + 4, w = two ? 2 * HELP_COLW + 4 : HELP_COLW + 4;
 	size_t half, n = 0, i, body;
 	const char *keys[N_KEY_ACTIONS];
@@ -1727,7 +1734,7 @@ static void draw_help(struct ui *u, const struct ui_view *v)
 	int y0, x0, y, h;
 
 	for (i = 0; i < N_KEY_ACTIONS; i++)
-		if (key_actions[i].help && help_can(v, key_actions[i].when))
+		if (key_actions[i].help && help_can(u, v, key_actions[i].when))
 			keys[nk++] = key_actions[i].help;
 	half = two ? (nk + 1) / 2 : nk;
 	if (w > COLS)
@@ -1737,7 +1744,7 @@ static void draw_help(struct ui *u, const struct ui_view *v)
 			 keys[i], two && i + half < nk ? keys[i + half] : "");
 	lines[n++][0] = '\0';
 	for (i = 0; i < nl; i++)
-		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[i]);
+		snprintf(lines[n++], sizeof(lines[0]), "%s", help_legend[u->color][i]);
 	/* border, title, body, footer, border */
 	h = (int)n + 4 <= LINES ? (int)n + 4 : LINES;
 	body = h > 4 ? (size_t)h - 4 : 1;

@@ -221,6 +221,11 @@ $(screen)"
 	done
 	like "$t" 'v +distributions: on, next, off' "$size: the help offers v"
 	like "$t" 'n N +next/previous distribution' "$size: and n N"
+	! printf '%s\n' "$t" | grep -qE 'd +sort: change|k +sort by key|Left Right'
+	ok $? "$size: the distribution's help leaves out d, k and Left Right, which act on the table"
+	like "$t" 'bold: new this interval' "$size: NO_COLOR: the legend names no colour"
+	! printf '%s\n' "$t" | grep -qE 'cyan|blue'
+	ok $? "$size: NO_COLOR: no colour in the legend"
 	quit
 done
 
