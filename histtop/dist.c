@@ -135,7 +135,8 @@ struct dist *dist_new(const struct table *t, const struct dist_spec *s)
 		p = xgrow(p, &pcap, np + 1, sizeof(*p));
 		p[np++] = q;
 	}
-	qsort(p, np, sizeof(*p), cmp_placed);
+	if (np)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(p, np, sizeof(*p), cmp_placed);
 	/* one entry per place (rows of several groups share a bucket) */
 	for (i = 0, j = 0; i < np; i++) {
 		if (j && p[j - 1].at == p[i].at)

@@ -9,6 +9,22 @@
 # 200x50, in UTF-8 and C locales, with NO_COLOR.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
+# A screen that has settled: tmux can be caught in the middle of a redraw
+# (seen under ASan on a loaded machine: half a title, one bucket of five),
+# so capture until two captures 0.1 s apart agree below the title line,
+# which changes every frame.  Up to 3 s, then the last capture.
+screen() {
+	_a=$($T capture-pane -p -t t)
+	_n=0
+	while [ $_n -lt 30 ]; do
+		sleep 0.1
+		_b=$($T capture-pane -p -t t)
+		[ "$(printf '%s\n' "$_a" | sed 1d)" = "$(printf '%s\n' "$_b" | sed 1d)" ] && break
+		_a=$_b
+		_n=$((_n + 1))
+	done
+	printf '%s\n' "$_b"
+}
 
 quit() {
 	$T send-keys -t t q
