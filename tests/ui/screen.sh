@@ -21,8 +21,17 @@ wait_for() {
 	done
 	return 1
 }
+# fresh: a new tmux server for the next session.  A new session on the
+# server whose last session was just killed can meet it exiting, and the
+# pane stays empty (seen under make distcheck).
+servers=0
+fresh() {
+	$T kill-server 2>/dev/null
+	servers=$((servers + 1))
+	T="tmux -L $sock-$servers"
+}
 start() {	# ARGS...: histtop in a fresh 120x30 pane (LANG from $lang, C.UTF-8)
-	$T kill-session -t t 2>/dev/null
+	fresh
 	$T new-session -d -s t -x 120 -y 30 \
 		"TERM=screen LANG=${lang:-C.UTF-8} $HISTTOP $*; echo EXITED \$?; sleep 30"
 }
@@ -155,7 +164,7 @@ live() {	# NAME ARGS...: histtop live in $tmp/NAME, in its instance NAME (which
 	exec "$HISTTOP" --tracefs "$tmp/$n" --instance $n -e syscalls:sys_enter_read -k common_pid.execname \\
 		-v count -s count.descending --size 2048 --filter 'comm ~ "fx*"' $live_self "\$@"
 	EOS
-	$T kill-session -t t 2>/dev/null
+	fresh
 	rm -f "$tmp/$n.pid"
 	$T new-session -d -s t -x 120 -y 30 \
 		"TERM=screen LANG=C.UTF-8 $live_prefix sh $tmp/$n.sh $*; echo EXITED \$?; sleep 30"
@@ -294,7 +303,7 @@ $T send-keys -t t q
 wait_for 'EXITED 0'
 
 # NO_COLOR and an ASCII locale still draw the screen
-$T kill-session -t t 2>/dev/null
+fresh
 $T new-session -d -s t -x 100 -y 20 \
 	"TERM=screen LANG=C NO_COLOR=1 $HISTTOP -e syscalls:sys_enter_read --attach --tracefs $tmp/fs; echo EXITED \$?; sleep 30"
 wait_for 'fx_b'
