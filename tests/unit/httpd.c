@@ -98,11 +98,10 @@ int main(int argc, char **argv)
 		free(err);
 		return 1;
 	}
-	/* published before the line the tests wait for: no scrape meets a 503 */
-	if (prom)
-		http_publish(h, NULL);
 	printf("listening on %s\n", http_address(h));
 	fflush(stdout);
+	if (prom)
+		http_publish(h, NULL);
 	while (sig <= 0) {
 		if (every_ms > 0) {
 			struct timespec ts = { every_ms / 1000, every_ms % 1000 * 1000000 };
