@@ -4,32 +4,8 @@
 #include "hp.h"
 #include "table.h"
 #include "tap.h"
+#include "load.h"
 #include "util.h"
-
-static struct table *load_text(const char *text, size_t len)
-{
-	struct table *t = table_new();
-	char *err = NULL;
-	struct hp_snapshot *s = hp_parse(text, len, &err);
-
-	if (!s) {
-		printf("Bail out! %s\n", err);
-		exit(1);
-	}
-	table_update(t, &s->hists[0], 1.0);
-	hp_snapshot_free(s);
-	return t;
-}
-
-static struct table *load(const char *name)
-{
-	size_t len;
-	char *buf = fixture(name, &len);
-	struct table *t = load_text(buf, len);
-
-	free(buf);
-	return t;
-}
 
 /* The labels and weights of d, "label=n " each. */
 static char *dump(const struct dist *d)
@@ -137,7 +113,7 @@ static struct table *from_entries(const char *keys, const char *entries)
 	for (p = entries; (p = strchr(p, '\n')); p++)
 		n++;
 	text = xasprintf(frame_fmt, keys, entries, n);
-	struct table *t = load_text(text, strlen(text));
+	struct table *t = load_text("text", text, strlen(text));
 
 	free(text);
 	return t;

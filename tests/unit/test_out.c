@@ -5,32 +5,7 @@
 #include "out.h"
 #include "table.h"
 #include "tap.h"
-
-/* A table of one frame of hist text (what names it in a bail-out). */
-static struct table *load_text(const char *what, const char *buf, size_t len)
-{
-	struct table *t = table_new();
-	char *err = NULL;
-	struct hp_snapshot *s = hp_parse(buf, len, &err);
-
-	if (!s) {
-		printf("Bail out! %s: %s\n", what, err);
-		exit(1);
-	}
-	table_update(t, &s->hists[0], 1.0);
-	hp_snapshot_free(s);
-	return t;
-}
-
-static struct table *load(const char *name)
-{
-	size_t len;
-	char *buf = fixture(name, &len);
-	struct table *t = load_text(name, buf, len);
-
-	free(buf);
-	return t;
-}
+#include "load.h"
 
 static char *capture(int (*fn)(FILE *, struct out_ctx *, const struct table *),
 		     struct out_ctx *c, const struct table *t)
