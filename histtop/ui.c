@@ -40,7 +40,9 @@ enum {
  */
 struct layout {
 	int keyw;	/* cells up to the first number column */
-	int numw;	/* cells per number, its gap included */
+	int *w;		/* per value column: its total's, its change's cells, gap
+			 * included (0: not shown) (owned) */
+	size_t w_cap;
 	int barw;	/* the share bar's cells, its gap included (0: no bar) */
 	size_t hidden;	/* value columns that did not fit */
 };
@@ -146,6 +148,7 @@ void ui_free(struct ui *u)
 	free(u->keys);
 	free(u->colshow);
 	free(u->units);
+	free(u->lay.w);
 	free(u->sel_key);
 	free(u->shown);
 	free(u->dist_group);
@@ -596,44 +599,90 @@ static bool has_delta(const struct ui *u, const struct table *t, size_t j)
 	return !u->show_totals && !t->cols[j].gauge;
 }
 
+/* Where column j's sort arrow goes: on its total (1), on its change (2), none (0). */
+static int arrow_on(const struct ui *u, const struct table *t, size_t j)
+{
+	if ((int)j != table_sort_get_col(t) || table_sort_get_by(t) == TABLE_BY_KEY)
+		return 0;
+	/* a max or min has no delta: a delta sort on it is its total's */
+	return by_change(t) && has_delta(u, t, j) ? 2 : 1;
+}
+
 /*
- * Fit the columns to the width: numbers and the share bar narrow (12345678
- * becomes 12.3M), then value columns drop from the right (never the sorted
- * one) until the key column keeps its minimum; the key column gets what is
- * left.
+ * The steps a layout narrows by, widest first: the share bar's cells, then
+ * per value column the cells its total and its change keep at least for
+ * numbers, and the cells of its name it keeps whole.  The bar goes before
+ * numbers narrow below 7 cells, and both before a key is cut.
+ */
+static const struct fit {
+	int bar, num, delta, name;
+} fit_steps[] = {
+	{ 12, 10, 10, 16 }, { 12, 8, 8, 16 }, { 8, 8, 7, 12 }, { 8, 7, 6, 12 },
+	{ 0, 7, 6, 12 }, { 0, 6, 5, 12 }, { 0, 6, 5, 8 }, { 0, 5, 5, 6 }, { 0, 5, 4, 5 },
+};
+
+/*
+ * The cells of each shown column at step f (its gap included), in l->w;
+ * returns their sum.  A column is as wide as its numbers need at this step,
+ * or as its name (up to the step's cap) with the sort arrow beside it, so
+ * an arrow never takes a letter of a name its column could show.
+ */
+static int fit_widths(const struct ui *u, const struct table *t, const struct fit *f,
+		      struct layout *l)
+{
+	int sum = 0, name, num, hdr;
+	size_t j;
+
+	for (j = 0; j < t->ncols; j++) {
+		l->w[2 * j] = l->w[2 * j + 1] = 0;
+		if (!u->colshow[j])
+			continue;
+		name = (int)strlen(t->cols[j].name);
+		num = t->cols[j].is_signed && f->num < 6 ? 6 : f->num;	/* -12.3M */
+		hdr = (name < f->name ? name : f->name) + (arrow_on(u, t, j) == 1);
+		l->w[2 * j] = 1 + (num > hdr ? num : hdr);
+		sum += l->w[2 * j];
+		if (!has_delta(u, t, j))
+			continue;
+		hdr = (u->per_sec ? 2 : 1) + (arrow_on(u, t, j) == 2);
+		l->w[2 * j + 1] = 1 + (f->delta > hdr ? f->delta : hdr);
+		sum += l->w[2 * j + 1];
+	}
+	return sum;
+}
+
+/*
+ * Fit the columns to the width.  Steps from fit_steps[] narrow the share bar and
+ * the numbers (12345678 becomes 12.3M) until the key column keeps its whole
+ * text (up to 2/5 of the screen): the bar goes before a key is cut.  When
+ * no step does, the first that leaves the key its minimum; when none does,
+ * value columns drop from the right (never the sorted one).  The key column
+ * gets what is left; a wide screen gives a third of it to the bar.
  */
 static void layout(struct ui *u, const struct table *t, int keyneed)
 {
-	/* number and bar widths, best first */
-	static const int fits[][2] = {
-		{ 11, 12 }, { 9, 12 }, { 9, 8 }, { 8, 8 }, { 8, 0 }, { 7, 0 }, { 6, 0 },
-	};
 	struct layout *l = &u->lay;
-	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, nnum = 0, minw = 6, readable;
-	size_t j, hide, f, nfits = sizeof(fits) / sizeof(fits[0]);
+	int keymin = COLS / 5 > KEYW_MIN ? COLS / 5 : KEYW_MIN, readable, nnum = 0, sum;
+	size_t j, hide, f, nfits = sizeof(fit_steps) / sizeof(fit_steps[0]);
 
 	if (keyneed < keymin)
 		keymin = keyneed;
 	if (keymin > COLS / 3 && COLS < 3 * KEYW_MIN)
 		keymin = COLS / 3;
 	u->colshow = xgrow(u->colshow, &u->colshow_cap, t->ncols + 1, sizeof(*u->colshow));
+	l->w = xgrow(l->w, &l->w_cap, 2 * t->ncols + 2, sizeof(*l->w));
 	for (j = 0; j < t->ncols; j++) {
 		u->colshow[j] = true;
 		nnum += 1 + has_delta(u, t, j);
-		if (t->cols[j].is_signed)
-			minw = 7;	/* -12.3M */
 	}
 	l->hidden = 0;
-	/* first the widest numbers that leave the keys whole (up to 2/5 of the
-	 * screen) and keep a bar, then those that leave the key its minimum */
 	readable = keyneed < COLS * 2 / 5 ? keyneed : COLS * 2 / 5;
 	for (hide = 0;; hide++) {
+		/* first the key whole (or readable), then its minimum */
 		for (f = 0; f < 2 * nfits; f++) {
-			if (fits[f % nfits][0] < minw || (f < nfits && (hide || !fits[f][1])))
-				continue;
-			l->numw = fits[f % nfits][0];
-			l->barw = t->ncols ? fits[f % nfits][1] : 0;
-			l->keyw = COLS - nnum * l->numw - l->barw;
+			sum = fit_widths(u, t, &fit_steps[f % nfits], l);
+			l->barw = t->ncols ? fit_steps[f % nfits].bar : 0;
+			l->keyw = COLS - sum - l->barw;
 			if (l->keyw >= (f < nfits ? readable : keymin)) {
 				/* a wide screen: the share bar takes a third of what is left */
 				int rest = l->keyw + l->barw, grow = rest / 3;
@@ -714,25 +763,23 @@ static void draw_colhdr(struct ui *u, const struct table *t)
 	sb_free(&sb);
 	x = l->keyw;
 	for (j = 0; j < t->ncols; j++) {
-		bool sorted = (int)j == table_sort_get_col(t) && !bykey;
-		/* a max or min has no delta: a delta sort on it is its total's */
-		bool on_delta = sorted && by_change(t) && has_delta(u, t, j);
+		int on = arrow_on(u, t, j);
 
 		if (!u->colshow[j])
 			continue;
-		attrset(sorted && !on_delta ? srt : hdr);
-		fit_name(u, buf, sizeof(buf), sorted && !on_delta ? arrow : "", t->cols[j].name,
-			 l->numw - 1);
-		put_right(u, 4, x, buf, l->numw);
+		attrset(on == 1 ? srt : hdr);
+		fit_name(u, buf, sizeof(buf), on == 1 ? arrow : "", t->cols[j].name,
+			 l->w[2 * j] - 1);
+		put_right(u, 4, x, buf, l->w[2 * j]);
 		attrset(hdr);
-		x += l->numw;
+		x += l->w[2 * j];
 		if (!has_delta(u, t, j))
 			continue;
-		attrset(on_delta ? srt : hdr);
-		snprintf(buf, sizeof(buf), "%s%s", on_delta ? arrow : "", u->per_sec ? "/s" : delta_sym(u));
-		put_right(u, 4, x, buf, l->numw);
+		attrset(on == 2 ? srt : hdr);
+		snprintf(buf, sizeof(buf), "%s%s", on == 2 ? arrow : "", u->per_sec ? "/s" : delta_sym(u));
+		put_right(u, 4, x, buf, l->w[2 * j + 1]);
 		attrset(hdr);
-		x += l->numw;
+		x += l->w[2 * j + 1];
 	}
 	if (l->barw)
 		put_cells(u, 4, x + 1, t->ncols && t->cols[table_sort_get_col(t)].gauge ?
@@ -781,15 +828,15 @@ static int draw_row(struct ui *u, const struct ui_view *v, const struct table_ro
 	for (j = 0; j < t->ncols; j++) {
 		if (!u->colshow[j])
 			continue;
-		fmt_total(u, t, r, j, buf, sizeof(buf), l->numw - 1);
-		put_right(u, y, x, buf, l->numw);
-		x += l->numw;
+		fmt_total(u, t, r, j, buf, sizeof(buf), l->w[2 * j] - 1);
+		put_right(u, y, x, buf, l->w[2 * j]);
+		x += l->w[2 * j];
 		if (!has_delta(u, t, j))
 			continue;
 		fmt_unit(buf, sizeof(buf), cell_val(t, r, j, true, u->per_sec, &neg), false,
 			 &u->units[2 * j + 1]);
-		put_right(u, y, x, r->stale ? "-" : buf, l->numw);
-		x += l->numw;
+		put_right(u, y, x, r->stale ? "-" : buf, l->w[2 * j + 1]);
+		x += l->w[2 * j + 1];
 	}
 	if (sortsum && l->barw) {
 		int sc = table_sort_get_col(t);
@@ -1224,8 +1271,9 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 		u->hscroll = u->hscroll_max;
 	u->units = xgrow(u->units, &u->units_cap, 2 * t->ncols + 2, sizeof(*u->units));
 	for (i = 0; i < 2 * t->ncols; i++)
-		u->units[i] = pick_unit(t, t->rows, u->shown + u->top, u->nkeys, i / 2, i % 2,
-					u->per_sec, u->lay.numw - 1);
+		if (u->lay.w[i])
+			u->units[i] = pick_unit(t, t->rows, u->shown + u->top, u->nkeys, i / 2,
+						i % 2, u->per_sec, u->lay.w[i] - 1);
 	draw_header(u, v);
 	draw_colhdr(u, t);
 	sortsum = bar_whole(u, t);

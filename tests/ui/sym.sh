@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # .sym keys on the screen: the symbol alone by default (a shows the
 # address), whole at 80 columns for the usual -k call_site.sym -v
-# bytes_req, and a share bar that grows with the width.  The symbols
+# bytes_req, and a share bar that grows with the width; with three value
+# columns whole at 80 and 100 columns (the bar goes first), 20 characters
+# at 60, and a sort arrow that takes no letter of a column name.  The symbols
 # expected are read from the fixture (a 6.12 capture).
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
@@ -64,6 +66,44 @@ for size in 80x24 120x40 200x50; do
 		ok $? "$size $loc: a again hides it"
 		quit
 	done
+done
+
+# Three value columns (612-kmalloc-sym as captured: hitcount, bytes_req,
+# bytes_alloc): the share bar goes and the numbers narrow before a symbol
+# is cut.  At 80 and 100 columns every symbol and every column name shows
+# whole; at 60 all three columns stay and a cut symbol keeps 20 characters.
+mkdir -p "$tmp/fs3/events/kmem/kmalloc"
+cp "$FIXTURES/612-kmalloc-sym.hist" "$tmp/fs3/events/kmem/kmalloc/hist"
+syms3=$(sed -n 's/^{ call_site: \[[0-9a-f]*\] \([^ ]*\) .*/\1/p' "$FIXTURES/612-kmalloc-sym.hist" |
+	sort -u)
+for w in 60 80 100; do
+	run "$w" 16 "LANG=C.UTF-8 NO_COLOR=1" -e kmem:kmalloc --attach --tracefs "$tmp/fs3" -d 0.5
+	wait_for '^ +proc_pid_readlink '
+	[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le "$w" ]
+	ok $? "${w}x16, 3 values: no line wider than the pane"
+	! screen | grep -q 'hidden'
+	ok $? "${w}x16, 3 values: no column hidden"
+	bad=$(keys | while read -r k; do
+		if printf '%s\n' "$syms3" | grep -qxF -- "$k"; then
+			continue
+		elif [ "$w" -lt 80 ] && [ "${k%…}" != "$k" ] && [ "${#k}" -ge 21 ] &&
+			printf '%s\n' "$syms3" | grep -q "^${k%…}"; then
+			continue
+		fi
+		printf '%s ' "$k"
+	done)
+	is "$bad" "" "${w}x16, 3 values: every symbol whole$([ "$w" -lt 80 ] && echo ' or 20 characters of it and a mark')"
+	if [ "$w" -ge 80 ]; then
+		like "$(colhdr)" '^ call_site +hitcount +Δ +bytes_req +Δ +vbytes_alloc +Δ( |$)' \
+			"${w}x16, 3 values: every column name whole"
+		# each column sorted in turn: the arrow takes no letter of its name
+		for n in hitcount bytes_req; do
+			$T send-keys -t t '>'
+			wait_for " v$n " colhdr
+			ok $? "${w}x16: sorted on $n, its header reads v$n"
+		done
+	fi
+	quit
 done
 
 # 40 columns: still no line wider than the pane, the symbol first
