@@ -309,11 +309,28 @@ struct unit {
 	int dec;	/* decimals */
 };
 
-/* A number of magnitude v (neg: negative) in unit f. */
+/* Whether v shows in unit f as it is: a number that is not zero shows as no zero. */
+static bool unit_keeps(uint64_t v, const struct unit *f)
+{
+	char buf[48];
+
+	if (!f->pow || !v)
+		return true;
+	snprintf(buf, sizeof(buf), "%.*f", f->dec, (double)v / pow(1000, f->pow));
+	return strtod(buf, NULL) > 0;
+}
+
+/*
+ * A number of magnitude v (neg: negative) in unit f.  One the unit would
+ * round to zero shows as below its least step (<1K, <0.1M), never as 0.
+ */
 static void fmt_unit(char *buf, size_t size, uint64_t v, bool neg, const struct unit *f)
 {
 	if (!f->pow || !v)
 		snprintf(buf, size, "%s%" PRIu64, neg ? "-" : "", v);
+	else if (!unit_keeps(v, f))
+		snprintf(buf, size, "%s<%s%c", neg ? "-" : "", f->dec ? "0.1" : "1",
+			 "KMGTPE"[f->pow - 1]);
 	else
 		snprintf(buf, size, "%s%.*f%c", neg ? "-" : "", f->dec,
 			 (double)v / pow(1000, f->pow), "KMGTPE"[f->pow - 1]);
@@ -1060,6 +1077,35 @@ static size_t dist_groups_of(struct ui *u, const struct table *t, struct dist_gr
  * each with its range, its weight and a bar against the largest, under a
  * line that names the distribution and one with its percentiles.
  */
+/*
+ * The weights' one unit and width: digits when they fit a quarter of the
+ * screen, else the first unit in which the largest fits and the smallest
+ * that is not zero shows as no zero (a wider column when none does).
+ */
+static int dist_unit(const struct dist *d, struct unit *un)
+{
+	char num[48];
+	uint64_t lo = 0;
+	size_t i;
+	int digits, w;
+
+	for (i = 0; i < d->nb; i++)
+		if (d->b[i].n && (!lo || d->b[i].n < lo))
+			lo = d->b[i].n;
+	snprintf(num, sizeof(num), "%" PRIu64, d->max);
+	digits = (int)strlen(num);
+	for (w = COLS / 4 > 5 ? COLS / 4 : 5; w < digits; w++)
+		for (un->pow = 1; un->pow <= 6; un->pow++)
+			for (un->dec = 1; un->dec >= 0; un->dec--) {
+				fmt_unit(num, sizeof(num), d->max, false, un);
+				if ((int)strlen(num) <= w && unit_keeps(lo, un))
+					return w;
+			}
+	un->pow = 0;
+	un->dec = 0;
+	return digits;
+}
+
 static void draw_dist(struct ui *u, const struct ui_view *v)
 {
 	const struct table *t = v->t;
@@ -1140,24 +1186,7 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	}
 	if (labw > COLS / 2)
 		labw = COLS / 2;
-	snprintf(num, sizeof(num), "%" PRIu64, d->max);
-	numw = (int)strlen(num);
-	if (numw > COLS / 4) {
-		numw = COLS / 4 > 5 ? COLS / 4 : 5;
-		for (un.pow = 1; un.pow <= 6; un.pow++) {
-			for (un.dec = 1; un.dec >= 0; un.dec--) {
-				fmt_unit(num, sizeof(num), d->max, false, &un);
-				if ((int)strlen(num) <= numw)
-					break;
-			}
-			if (un.dec >= 0)
-				break;
-		}
-		if (un.pow > 6 || un.dec < 0) {
-			un.pow = 6;	/* 18E: within 5 cells whatever the number */
-			un.dec = 0;
-		}
-	}
+	numw = dist_unit(d, &un);
 	rows_avail = LINES - 7;
 	if (rows_avail < 1)
 		rows_avail = 1;

@@ -6,7 +6,8 @@
 # compound key (n), a plain key marked as a distribution, interval and
 # cumulative (t).  Every expected number is computed here from the fixture
 # (dist_expect), never taken from histtop.  At 40x12, 80x24, 120x40 and
-# 200x50, in UTF-8 and C locales, with NO_COLOR.
+# 200x50, in UTF-8 and C locales, with NO_COLOR; and a small weight next to
+# a large one never shows as a zero.
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 # A screen that has settled: tmux can be caught in the middle of a redraw
@@ -204,7 +205,7 @@ for size in 40x12 80x24 120x40 200x50; do
 	ok $? "$size: N goes back to fx_a"
 	$T send-keys -t t v
 	wait_gone 'p50 '
-	like "$(colhdr)" 'hitco' "$size: v again: the table (no other key part is a distribution)"
+	like "$(colhdr)" 'hitc' "$size: v again: the table (no other key part is a distribution)"
 	quit
 done
 
@@ -289,6 +290,36 @@ for size in 40x12 120x40; do
 	want=$(dist_expect "$tmp/rp/002.hist")
 	is "$(shown)" "$(printf '%s\n' "$want" | head -n $((h - 7)))" "$size: t: the totals"
 	is "$(shown_pct)" "$(printf '%s\n' "$want" | pct_expect)" "$size: t: the totals' percentiles"
+	quit
+done
+
+# never a zero for a number that is not zero: 300 next to 123456789012 in
+# one unit.  The distribution's weights and the table's totals each take a
+# unit (or digits) in which the 300 still shows as no zero.
+mkdir -p "$tmp/big/events/syscalls/sys_enter_read"
+sed -e 's/hitcount:          2$/hitcount:        300/' \
+	-e 's/hitcount:          3$/hitcount: 123456789012/' "$FIXTURES/read-log2.hist" \
+	>"$tmp/big/events/syscalls/sys_enter_read/hist"
+zero='^-?0(\.0*)?[KMGTPE]?$'
+for size in 40x12 60x20 80x24; do
+	w=${size%x*} h=${size#*x}
+	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e syscalls:sys_enter_read --attach \
+		--tracefs "$tmp/big" -d 0.5
+	wait_for '2\^3 '
+	n=$(screen | sed -n 's/^ ~ 2^3 \+\([^ ]*\) .*/\1/p')
+	[ -n "$n" ] && ! printf '%s\n' "$n" | grep -qE "$zero"
+	ok $? "$size: the table shows 300 as no zero ($n)"
+	$T send-keys -t t v
+	wait_for 'p50 '
+	n=$(screen | sed -n 's/^ *(4, 8\] \+\([^ ]*\).*/\1/p')
+	[ -n "$n" ] && ! printf '%s\n' "$n" | grep -qE "$zero"
+	ok $? "$size: the distribution shows 300 as no zero ($n)"
+	if [ "$h" -ge 15 ]; then	# 2^10 is the eighth bucket
+		n=$(screen | sed -n 's/^ *(512, 1K\] \+\([^ ]*\).*/\1/p')
+		is "$n" 123456789012 "$size: and the largest in digits too"
+	fi
+	wide_ok "$w"
+	ok $? "$size: no line wider than the pane"
 	quit
 done
 
