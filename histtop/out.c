@@ -211,8 +211,70 @@ static void json_str(FILE *f, const char *s)
 	json_strn(f, s, strlen(s));
 }
 
-/* The totals of a row, or its deltas (which gauges do not have). */
-static void json_vals(FILE *f, const struct table *t, const struct table_row *r, bool delta)
+struct names {
+	char **v;
+	bool *own;	/* histtop's own column: it keeps its name */
+	size_t n;
+};
+
+static void names_add(struct names *nm, char *name, bool own)
+{
+	nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof(*nm->v));
+	nm->own = xrealloc(nm->own, (nm->n + 1) * sizeof(*nm->own));
+	nm->own[nm->n] = own;
+	nm->v[nm->n++] = name;
+}
+
+static bool names_taken(const struct names *nm, size_t i, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < nm->n; j++)
+		if (j != i && (j < i || nm->own[j]) && !strcmp(nm->v[j], name))
+			return true;
+	return false;
+}
+
+/*
+ * histtop's own columns (frame, time, gone, unix_time) keep their names;
+ * a field's column whose name is taken, by them or by an earlier column
+ * (a field keyed twice), gets ".2", ".3"...
+ */
+static void names_unique(struct names *nm)
+{
+	size_t i, k;
+
+	for (i = 0; i < nm->n; i++) {
+		char *base = nm->v[i];
+
+		if (nm->own[i])
+			continue;
+		for (k = 2; names_taken(nm, i, nm->v[i]); k++) {
+			if (nm->v[i] != base)
+				free(nm->v[i]);
+			nm->v[i] = xasprintf("%s.%zu", base, k);
+		}
+		if (nm->v[i] != base)
+			free(base);
+	}
+}
+
+static void names_free(struct names *nm)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+	free(nm->own);
+}
+
+/*
+ * The totals of a row, or its deltas (which gauges do not have); cn: the
+ * columns' member names.
+ */
+static void json_vals(FILE *f, const struct table *t, const struct names *cn,
+		      const struct table_row *r, bool delta)
 {
 	char num[TABLE_NUM_MAX];
 	size_t j;
@@ -225,7 +287,7 @@ static void json_vals(FILE *f, const struct table *t, const struct table_row *r,
 		if (!first)
 			fputc(',', f);
 		first = false;
-		json_str(f, t->cols[j].name);
+		json_str(f, cn->v[j]);
 		if (delta) {
 			fprintf(f, ":%" PRIu64, r->delta[j]);
 		} else if (t->cols[j].kind == HP_PERCENT && r->total[j] == HP_PERCENT_ERROR) {
@@ -335,8 +397,12 @@ static char *json_key(const struct table *t, const struct table_row *r)
 	return sb_detach(&sb);
 }
 
-/* ,"NAME.symbol":"..","NAME.address":".." or ,"NAME.from":N,"NAME.to":N */
-static void json_key_extra(FILE *f, const struct table *t, size_t k, const char *part)
+/*
+ * ,"NAME.symbol":"..","NAME.address":".." or ,"NAME.from":N,"NAME.to":N;
+ * names: the two member names.  Returns how many it wrote (0 or 2).
+ */
+static size_t json_key_extra(FILE *f, const struct table *t, size_t k, const char *part,
+			     char *const *names)
 {
 	const char *sym, *addr;
 	size_t sl, al, i;
@@ -344,13 +410,10 @@ static void json_key_extra(FILE *f, const struct table *t, size_t k, const char 
 	bool has;
 
 	if (!key_extra(t, k, part, &sym, &sl, &addr, &al, &lo, &hi, &has))
-		return;
+		return 0;
 	for (i = 0; i < 2; i++) {
-		char *name = xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[i]);
-
 		fputc(',', f);
-		json_str(f, name);
-		free(name);
+		json_str(f, names[i]);
 		fputc(':', f);
 		if (!has)
 			fputs("null", f);
@@ -359,13 +422,43 @@ static void json_key_extra(FILE *f, const struct table *t, size_t k, const char 
 		else
 			fprintf(f, "%" PRIu64, i ? hi : lo);
 	}
+	return 2;
+}
+
+/*
+ * The member names of a row's "keys" object, in the order out_json writes
+ * them, and of its "total", "delta" and "rate" objects (one per column).
+ * A name an earlier member took (a field keyed twice: keys=count.log2,count)
+ * gets ".2", ".3"... as in CSV.
+ */
+static void json_names(const struct table *t, struct names *kn, struct names *cn)
+{
+	const char *sym, *addr;
+	size_t j, k, sl, al, x;
+	uint64_t lo, hi;
+	bool has;
+
+	for (k = 0; k < t->nkeys; k++) {
+		if (t->key_kinds[k] == TABLE_KEY_EXECNAME || t->key_kinds[k] == TABLE_KEY_SYSCALL)
+			names_add(kn, xasprintf("%s%s", t->key_names[k], key_suffix(t, k)), false);
+		names_add(kn, xstrdup(t->key_names[k]), false);
+		if (!key_extra(t, k, "", &sym, &sl, &addr, &al, &lo, &hi, &has))
+			continue;
+		for (x = 0; x < 2; x++)
+			names_add(kn, xasprintf("%s.%s", t->key_names[k], extra_name(t, k)[x]), false);
+	}
+	names_unique(kn);
+	for (j = 0; j < t->ncols; j++)
+		names_add(cn, xstrdup(t->cols[j].name), false);
+	names_unique(cn);
 }
 
 int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 {
 	char sort[160];
 	long i, n = nshow(c, t);
-	size_t j, k;
+	size_t j, k, m;
+	struct names kn = { 0 }, cn = { 0 };
 
 	fprintf(f, "{\"frame\":%lu,\"time\":%.3f,\"interval\":%.3f,", t->frames, t->elapsed,
 		t->interval);
@@ -385,6 +478,7 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 		t->paused ? "paused" : "active", t->hits, t->hits_delta, t->entries, t->size,
 		t->dropped, t->dropped_delta);
 	json_str(f, table_sort_desc(t, sort, sizeof(sort)));
+	json_names(t, &kn, &cn);
 	fputs(",\"rows\":[", f);
 	for (i = 0; i < n; i++) {
 		const struct table_row *r = t->rows[i];
@@ -395,28 +489,25 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 		json_str(f, key);
 		free(key);
 		fputs(",\"keys\":{", f);
-		for (k = 0; k < t->nkeys; k++) {
+		for (k = 0, m = 0; k < t->nkeys; k++) {
 			size_t nl;
 			uint64_t num;
 			bool has;
-			char *name;
 
 			if (k)
 				fputc(',', f);
 			if (key_fields(t, k, r->parts[k], &nl, &num, &has) == 1) {
-				json_str(f, t->key_names[k]);
+				json_str(f, kn.v[m++]);
 				fputc(':', f);
 				json_str(f, r->parts[k]);
-				json_key_extra(f, t, k, r->parts[k]);
+				m += json_key_extra(f, t, k, r->parts[k], kn.v + m);
 				continue;
 			}
-			name = xasprintf("%s%s", t->key_names[k], key_suffix(t, k));
-			json_str(f, name);
-			free(name);
+			json_str(f, kn.v[m++]);
 			fputc(':', f);
 			json_strn(f, r->parts[k], nl);
 			fputc(',', f);
-			json_str(f, t->key_names[k]);
+			json_str(f, kn.v[m++]);
 			fputc(':', f);
 			if (has)
 				fprintf(f, "%" PRIu64, num);
@@ -424,15 +515,15 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 				fputs("null", f);
 		}
 		fputc('}', f);
-		json_vals(f, t, r, false);
-		json_vals(f, t, r, true);
+		json_vals(f, t, &cn, r, false);
+		json_vals(f, t, &cn, r, true);
 		fputs(",\"rate\":{", f);
 		for (j = 0, k = 0; j < t->ncols; j++) {
 			if (t->cols[j].gauge)
 				continue;
 			if (k++)
 				fputc(',', f);
-			json_str(f, t->cols[j].name);
+			json_str(f, cn.v[j]);
 			fprintf(f, ":%.3f", r->rate[j]);
 		}
 		fputc('}', f);
@@ -441,6 +532,8 @@ int out_json(FILE *f, struct out_ctx *c, const struct table *t)
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
+	names_free(&kn);
+	names_free(&cn);
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
@@ -496,54 +589,6 @@ static char *csv_key_name(const struct table *t, size_t k)
 	return xstrdup(t->key_names[k]);
 }
 
-struct names {
-	char **v;
-	bool *own;	/* histtop's own column: it keeps its name */
-	size_t n;
-};
-
-static void names_add(struct names *nm, char *name, bool own)
-{
-	nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof(*nm->v));
-	nm->own = xrealloc(nm->own, (nm->n + 1) * sizeof(*nm->own));
-	nm->own[nm->n] = own;
-	nm->v[nm->n++] = name;
-}
-
-static bool names_taken(const struct names *nm, size_t i, const char *name)
-{
-	size_t j;
-
-	for (j = 0; j < nm->n; j++)
-		if (j != i && (j < i || nm->own[j]) && !strcmp(nm->v[j], name))
-			return true;
-	return false;
-}
-
-/*
- * histtop's own columns (frame, time, gone, unix_time) keep their names;
- * a field's column whose name is taken, by them or by an earlier column
- * (a field keyed twice), gets ".2", ".3"...
- */
-static void names_unique(struct names *nm)
-{
-	size_t i, k;
-
-	for (i = 0; i < nm->n; i++) {
-		char *base = nm->v[i];
-
-		if (nm->own[i])
-			continue;
-		for (k = 2; names_taken(nm, i, nm->v[i]); k++) {
-			if (nm->v[i] != base)
-				free(nm->v[i]);
-			nm->v[i] = xasprintf("%s.%zu", base, k);
-		}
-		if (nm->v[i] != base)
-			free(base);
-	}
-}
-
 static void csv_header(FILE *f, const struct table *t)
 {
 	struct names nm = { 0 };
@@ -582,10 +627,8 @@ static void csv_header(FILE *f, const struct table *t)
 		if (j)
 			fputc(',', f);
 		csv_str(f, nm.v[j]);
-		free(nm.v[j]);
 	}
-	free(nm.v);
-	free(nm.own);
+	names_free(&nm);
 	fputc('\n', f);
 }
 

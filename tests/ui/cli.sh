@@ -25,6 +25,50 @@ like "$out" "unknown event 'kmem:kmallocx'; similar: kmem:kmalloc" "unknown even
 out=$("$HISTTOP" -e kmem:kmalloc --attach --tracefs "$tmp/fs1" -b -n 1 2>&1); rc=$?
 like "$out" "CONFIG_HIST_TRIGGERS" "an event without a hist file: kernel without hist triggers"
 
+# a field keyed twice (keys=count.log2,count and common_pid.execname,
+# common_pid): no JSON object repeats a member name (a reader keeps one);
+# the later member gets ".2" as CSV's column does
+mkdir -p "$tmp/twice/events/syscalls/sys_enter_read"
+cat >"$tmp/twice/events/syscalls/sys_enter_read/hist" <<'EOF2'
+# event histogram
+#
+# trigger info: hist:keys=count.log2,count,common_pid.execname,common_pid:vals=hitcount,count:sort=hitcount:size=2048 [paused]
+#
+
+{ count: ~ 2^9 , count:        300, common_pid: fx_a            [       192], common_pid:        192 } hitcount:          3  count:        900
+{ count: ~ 2^2 , count:          3, common_pid: fx_b            [       193], common_pid:        193 } hitcount:          1  count:          3
+
+Totals:
+    Hits: 4
+    Entries: 2
+    Dropped: 0
+EOF2
+"$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/twice" --json -n 2 -d 0.05 >"$tmp/twice.json"
+if command -v python3 >/dev/null; then
+	out=$(python3 -c '
+import json, sys
+def pairs(p):
+    names = [k for k, v in p]
+    dup = sorted(set(k for k in names if names.count(k) > 1))
+    if dup:
+        print("duplicate: " + ",".join(dup))
+    return dict(p)
+n = 0
+for line in open(sys.argv[1]):
+    d = json.loads(line, object_pairs_hook=pairs)
+    n += 1
+print("frames %d" % n)
+print(json.dumps(d["rows"][0]["keys"], sort_keys=True))
+' "$tmp/twice.json" 2>&1)
+	is "$(printf '%s\n' "$out" | grep -c '^duplicate')" 0 "a field keyed twice: no JSON member name twice in an object"
+	is "$(printf '%s\n' "$out" | sed -n 1p)" "frames 2" "a field keyed twice: two frames of valid JSON"
+	is "$(printf '%s\n' "$out" | sed -n 2p)" \
+		'{"common_pid": 192, "common_pid.2": "192", "common_pid.execname": "fx_a", "count": "~ 2^9", "count.2": "300", "count.from": 257, "count.to": 512}' \
+		"a field keyed twice: the later member is NAME.2, every value kept"
+else
+	skip "no python3" 3
+fi
+
 # --attach on a fixture directory: batch text, JSON, CSV
 fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
 out=$("$HISTTOP" -e syscalls:sys_enter_read --attach --tracefs "$tmp/fs" -n 1 2>&1); rc=$?
