@@ -54,8 +54,10 @@ const char opts_usage[] =
 "      --record DIR         write every frame read into DIR (made if missing):\n"
 "                           NNNNNN.hist and the time it was read, NNNNNN.time;\n"
 "                           --replay DIR plays them back with their timing\n"
+"                           (one trigger per recording)\n"
 "      --replay DIR         read saved frames DIR/*.hist in name order instead\n"
-"                           of the kernel\n"
+"                           of the kernel: at the times of their .time files\n"
+"                           when each has one, else one every -d\n"
 "      --keep               leave the trigger and instance in place at exit\n"
 "                           (implies --cumulative)\n"
 "      --cumulative         read the kernel's cumulative table every refresh,\n"
@@ -93,8 +95,9 @@ const char opts_usage[] =
 "order, p50/p90/p99; again: next key part, then the table), n, N next/previous\n"
 "group of a compound key; a show/hide .sym addresses; + - refresh\n"
 "slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
-"move; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
-"...); Tab next trigger; ? help (the keys that can act); q quit.\n"
+"move; Left, Right scroll long keys; Enter expand a stack; e export the frame\n"
+"(new files: NAME, NAME-1, ...); Tab next trigger (each keeps its own sort;\n"
+"the filter is the screen's); ? help (the keys that can act); q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {

@@ -441,4 +441,41 @@ rm "$tmp/play/001.time"
 out=$("$HISTTOP" --replay "$tmp/play" --json -d 0.1)
 like "$(printf '%s\n' "$out" | sed -n 3p)" '"rate":\{"hitcount":[0-9]' "a directory without every .time replays every -d, as before"
 
+# every key of the screen's key table (ui.c's key_actions, as the help
+# popup lists them) is in --help's key paragraph and has an entry of its
+# own in the man page's KEYS section
+if command -v python3 >/dev/null; then
+	out=$(python3 - "${top_srcdir:-.}/histtop/ui.c" "${top_srcdir:-.}/histtop/histtop.1" "$HISTTOP" <<'EOP'
+import re, subprocess, sys
+ui, man, histtop = sys.argv[1:4]
+src = open(ui).read()
+table = src[src.index("key_actions[] = {"):]
+table = table[:table.index("\n};")]
+keys = []
+for m in re.finditer(r'\{ "([^"]+)", HW_', table):
+    k = re.split(r"  +", m.group(1))[0]
+    keys += [{"Dn": "Down"}.get(t, t) for t in k.split()]
+text = subprocess.run([histtop, "--help"], capture_output=True, text=True).stdout
+text = text[text.index("Keys in the screen"):]
+tags, lines = set(), open(man).read().split("\n")
+sec = lines[lines.index(".SH KEYS"):]
+sec = sec[:next(i for i, l in enumerate(sec[1:], 1) if l.startswith(".SH "))]
+for i, l in enumerate(sec):
+    if l == ".TP":
+        tag = re.sub(r"^\.[A-Z]+ ", "", sec[i + 1]).replace("\\-", "-").replace('"', " ")
+        tags.update(t.strip(",") for t in tag.split())
+print("%d keys" % len(keys))
+for k in keys:
+    if not re.search(r"(?<![A-Za-z])" + re.escape(k) + r"(?![A-Za-z])", text):
+        print("--help lacks " + k)
+    if k not in tags:
+        print("man KEYS lacks " + k)
+EOP
+)
+	like "$out" '^[0-9]{2} keys' "the key table read from ui.c ($(printf '%s\n' "$out" | head -n 1))"
+	is "$(printf '%s\n' "$out" | sed 1d | tr '\n' ';')" "" "every key of the help popup is in --help and in the man page's KEYS"
+else
+	skip "no python3" 2
+fi
+
 done_testing
