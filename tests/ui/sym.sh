@@ -86,8 +86,10 @@ for w in 60 80 100; do
 	bad=$(keys | while read -r k; do
 		if printf '%s\n' "$syms3" | grep -qxF -- "$k"; then
 			continue
-		elif [ "$w" -lt 80 ] && [ "${k%…}" != "$k" ] && [ "${#k}" -ge 21 ] &&
-			printf '%s\n' "$syms3" | grep -q "^${k%…}"; then
+		fi
+		stem=${k%…}	# ASCII symbols: ${#stem} counts characters
+		if [ "$w" -lt 80 ] && [ "$stem" != "$k" ] && [ "${#stem}" -ge 20 ] &&
+			printf '%s\n' "$syms3" | grep -q -- "^$stem"; then
 			continue
 		fi
 		printf '%s ' "$k"
