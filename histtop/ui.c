@@ -1160,45 +1160,73 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	dist_free(d);
 }
 
-/*
- * A message of several lines (the kernel's error_log entry): the lines
- * after the first, below it, over the table.  A caret line ("    ^") and
- * the command above it scroll together, so that the caret stays under
- * the character it points at and in sight on a narrow screen.
- */
-static void draw_status_more(struct ui *u, const struct ui_view *v)
+/* Is line (len bytes) a caret line, blanks then '^'? */
+static bool caret_line(const char *line, size_t len)
 {
-	const char *p = v->status ? strchr(v->status, '\n') : NULL;
-	attr_t a = v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL);
-	int y = 4, skip = 0;
-	const char *q;
+	return len && strspn(line, " ") + 1 == len && line[len - 1] == '^';
+}
 
-	if (!p)
+/*
+ * A message of several lines (the kernel's error_log entry): every line
+ * from the message line down, over the table.  A long line goes on on the
+ * next; a caret line ("    ^") and the command above it are never
+ * broken but scroll together, so that the caret stays under the character
+ * it points at and in sight on a narrow screen.
+ */
+static void draw_status_lines(struct ui *u, const struct ui_view *v)
+{
+	const char *p = v->status, *q;
+	attr_t a = v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL);
+	int y = 3, skip = 0, w = COLS - 1, c;
+	bool safe;
+
+	if (!p || !strchr(p, '\n'))
 		return;
 	/* the caret's column sets the scroll of the caret line and the one above */
-	for (q = p + 1; *q; q += strcspn(q, "\n") + (q[strcspn(q, "\n")] == '\n')) {
-		size_t blank = strspn(q, " "), len = strcspn(q, "\n");
+	for (q = p; *q; q += strcspn(q, "\n") + (q[strcspn(q, "\n")] == '\n')) {
+		size_t blank = strspn(q, " ");
 
-		if (len && blank + 1 == len && q[blank] == '^' && (int)blank > COLS - 4)
-			skip = (int)blank - COLS / 2;
+		if (caret_line(q, strcspn(q, "\n")) && (int)blank > w - 3)
+			skip = (int)blank - w / 2;
 	}
-	for (p++; *p && y < LINES - 1; y++) {
-		size_t len = strcspn(p, "\n"), nlen;
-		char *line = xstrndup(p, len), *esc = str_escape(line, !u->utf8);
+	attrset(a);
+	while (*p && y < LINES - 1) {
+		size_t len = strcspn(p, "\n");
 		const char *next = p + len + (p[len] == '\n');
-		bool caret, before;
+		char *line = xstrndup(p, len), *esc = str_escape(line, !u->utf8), *e = esc;
+		bool keep = caret_line(line, len) || caret_line(next, strcspn(next, "\n"));
 
-		nlen = strcspn(next, "\n");
-		caret = len && strspn(line, " ") + 1 == len && line[len - 1] == '^';
-		before = nlen && strspn(next, " ") + 1 == nlen && next[nlen - 1] == '^';
-		attrset(a);
-		mvhline(y, 0, ' ', COLS);
-		put_cells(u, y, 1, esc, COLS - 1, caret || before ? skip : 0);
-		attrset(A_NORMAL);
+		do {
+			size_t n = 0;
+			int used = 0;
+
+			/* a line that goes on: as many characters as fit */
+			while (!keep && e[n] && used < w) {
+				int k = next_char(u, e + n, &c, &safe);
+
+				if (used + c > w)
+					break;
+				used += c;
+				n += k;
+			}
+			mvhline(y, 0, ' ', COLS);
+			if (keep || !e[n]) {
+				put_cells(u, y++, 1, e, w, keep ? skip : 0);
+				break;
+			}
+			{
+				char *piece = xstrndup(e, n);
+
+				put_cells(u, y++, 1, piece, w, 0);
+				free(piece);
+			}
+			e += n;
+		} while (*e && y < LINES - 1);
 		free(esc);
 		free(line);
 		p = next;
 	}
+	attrset(A_NORMAL);
 }
 
 void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
@@ -1291,7 +1319,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 				      "no entries yet", COLS - 2, 0);
 	}
 bottom:
-	draw_status_more(u, v);
+	draw_status_lines(u, v);
 	draw_helpbar(u, v);
 	if (u->help)
 		draw_help(u, v);
