@@ -94,7 +94,9 @@ const char opts_usage[] =
 "group of a compound key; a show/hide .sym addresses; + - refresh\n"
 "slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
 "move; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
-"...); Tab next trigger; ? help (the keys that can act); q quit.\n"
+"...); E edit the trigger in place: its keys, values, filter or event (not\n"
+"with --attach or --replay); Tab next trigger; ? help (the keys that can\n"
+"act); q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
