@@ -7,21 +7,9 @@
 # message and its caret on the screen and the old trigger still there;
 # after q, none.  TAP on stdout.
 . "$(dirname "$0")/tap.sh"
-T="tmux -L histtop-edit"
-export TERM=screen LANG=C.UTF-8
-trap '$T kill-server 2>/dev/null' EXIT
-
-screen() { $T capture-pane -p -t t; }
-wait_for() {	# PATTERN: up to 20 s
-	i=0
-	while [ $i -lt 200 ]; do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	screen | sed 's/^/#   | /'
-	return 1
-}
+# shellcheck disable=SC2034 # tmux.sh reads it
+TMUX_NAME=histtop-edit
+. "$(dirname "$0")/tmux.sh"
 # shellcheck disable=SC2010
 histtop_instances() { ls "$TRACING/instances" | grep -c '^histtop-'; }
 # the hist triggers on kmem:EVENT in histtop's instance, one a line
