@@ -184,6 +184,22 @@ ok $? "and no escape sequence of it reaches the terminal"
 $T send-keys -t t Escape q
 wait_for 'EXITED 0'
 is "$(ntrigs)" 0 "q: no trigger left"
+# at 40 columns the line scrolls to keep the cursor in sight: the end shows
+fresh
+HISTTOP=$tmp/withfilter start 40 12 "LANG=C.UTF-8 NO_COLOR=1 LD_PRELOAD=$shim" -e kmem:kmalloc \
+	-k call_site --tracefs "$fs" --instance mine -d 0.2
+wait_for '^ +200 '
+$T send-keys -t t E f
+wait_for '^ filter:'
+screen | sed -n 4p | grep -qF 'comm == "a?[7mb?é"'
+ok $? "40 columns: the editor shows the end of a long filter, where the cursor is"
+[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le 40 ]
+ok $? "40 columns: the editor's line is no wider than the pane"
+$T send-keys -t t Home
+wait_for '^ filter: bytes_req > 1'
+ok $? "40 columns: Home scrolls back to the start"
+$T send-keys -t t Escape q
+wait_for 'EXITED 0'
 
 # --- refused under --attach and --replay, and not in their help -----------
 mkdir -p "$tmp/afs/events/kmem/kmalloc" "$tmp/rp"
