@@ -885,6 +885,8 @@ static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
 	v->desc = *desc;
 	v->t = r->t;
 	v->can_control = source_can_control(r->src);
+	v->can_edit = source_can_edit(r->src);
+	v->trig = r->tr;
 	v->several = a->nruns > 1;
 	v->stale_since = r->read_error ? v->stale_since : 0;
 }
@@ -1008,6 +1010,62 @@ static void export_shown(struct ui_loop *l)
 	free(base);
 }
 
+/*
+ * E: the trigger shown with the field the user edited: the new one
+ * installed, the old one removed, the screen kept (sort, filter, the
+ * trigger shown); the numbers start again, as no delta spans two
+ * triggers.  On an error the old trigger stays, and the message says why
+ * (the kernel's error_log entry with its caret).
+ */
+static void edit_trigger(struct ui_loop *l)
+{
+	struct app *a = l->a;
+	struct run *r = l->r;
+	struct opts_trig *tr = &a->o->trigs[l->cur], n, old;
+	enum opts_field f;
+	char *text, *note = NULL, *err = NULL;
+	int ret;
+
+	if (!ui_edit_take(l->u, &f, &text)) {
+		source_edit(r->src, a->o, r->tr, &err);	/* refused: it says why */
+		set_status(r, true, "edit: %s", err);
+		free(err);
+		return;
+	}
+	ret = opts_trig_edit(tr, f, text, &n, &note, &err);
+	free(text);
+	if (ret) {
+		set_status(r, ret < 0, ret < 0 ? "edit: %s; the trigger is unchanged" :
+			   "edit: the %s did not change", ret < 0 ? err : opts_field_name(f));
+		free(err);
+		return;
+	}
+	if (source_edit(r->src, a->o, &n, &err)) {
+		set_status(r, true, "edit failed, the old trigger keeps running: %s", err);
+		free(err);
+		free(note);
+		opts_trig_free(&n);
+		return;
+	}
+	old = *tr;
+	*tr = n;
+	opts_trig_free(&old);
+	r->out.event = source_desc(r->src);
+	r->out.name = a->nruns > 1 ? r->tr->name : NULL;
+	table_restart(r->t);
+	r->raw_good = false;
+	sb_free(&r->good);	/* none of the new trigger yet: e exports nothing old */
+	sb_init(&r->good);
+	free(r->read_error);
+	r->read_error = NULL;
+	l->v.stale_since = 0;
+	ui_show(a, l->cur, &l->v, &l->desc);
+	set_status(r, false, "edit: new %s installed, the old trigger removed%s%s",
+		   opts_field_name(f), note ? "; " : "", note ? note : "");
+	free(note);
+	l->start = l->next = now_mono();	/* the new trigger's first frame now */
+}
+
 /* Do what a key asked: false when it asks to quit. */
 static bool do_action(struct ui_loop *l, enum ui_action act)
 {
@@ -1044,6 +1102,9 @@ static bool do_action(struct ui_loop *l, enum ui_action act)
 		break;
 	case UI_EXPORT:
 		export_shown(l);
+		break;
+	case UI_EDIT:
+		edit_trigger(l);
 		break;
 	default:
 		break;

@@ -96,8 +96,10 @@ const char opts_usage[] =
 "group of a compound key; a show/hide .sym addresses; + - refresh\n"
 "slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
 "move; Left, Right scroll long keys; Enter expand a stack; e export the frame\n"
-"(new files: NAME, NAME-1, ...); Tab next trigger (each keeps its own sort;\n"
-"the filter is the screen's); ? help (the keys that can act); q quit.\n"
+"(new files: NAME, NAME-1, ...); E edit the trigger in place: its keys,\n"
+"values, filter or event (not with --attach or --replay); Tab next trigger\n"
+"(each keeps its own sort; the filter is the screen's); ? help (the keys\n"
+"that can act); q quit.\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
@@ -880,4 +882,139 @@ char *opts_trigger(const struct opts_trig *o, const long *self, size_t nself)
 	for (i = 0; i < nself; i++)
 		sb_printf(&sb, "%s common_pid != %ld", i || o->filter ? " &&" : " if", self[i]);
 	return sb_detach(&sb);
+}
+
+void opts_trig_free(struct opts_trig *tr)
+{
+	tr_free(tr);
+}
+
+const char *opts_field_name(enum opts_field f)
+{
+	static const char *const names[] = { "keys", "values", "filter", "event" };
+
+	return names[f];
+}
+
+char *opts_trig_field(const struct opts_trig *tr, enum opts_field f)
+{
+	switch (f) {
+	case OPTS_FIELD_KEYS:
+		return xstrdup(tr->keys ? tr->keys : "");
+	case OPTS_FIELD_VALS:
+		return xstrdup(tr->vals ? tr->vals : "");
+	case OPTS_FIELD_FILTER:
+		return xstrdup(tr->filter ? tr->filter : "");
+	default:
+		return tr->system ? xasprintf("%s:%s", tr->system, tr->event) : xstrdup("");
+	}
+}
+
+/* The field a spec names: "bytes_req" of "bytes_req.max" or "call_site.sym". */
+static bool same_base(const char *a, const char *b)
+{
+	size_t n = strcspn(a, ".");
+
+	return n == strcspn(b, ".") && !strncmp(a, b, n);
+}
+
+/* A list ("a.sym,b") has an entry on the field of spec. */
+static bool list_has(const char *list, const char *spec)
+{
+	char *dup, *f, *save = NULL;
+	bool found = false;
+
+	if (!list)
+		return false;
+	dup = xstrdup(list);
+	for (f = strtok_r(dup, ",", &save); f && !found; f = strtok_r(NULL, ",", &save))
+		found = same_base(f, spec);
+	free(dup);
+	return found;
+}
+
+/* Each field of the sort= list is hitcount, a key or a value of tr. */
+static bool sort_fits(const struct opts_trig *tr)
+{
+	char *dup, *f, *save = NULL;
+	bool fits = true;
+
+	dup = xstrdup(tr->sort);
+	for (f = strtok_r(dup, ",", &save); f && fits; f = strtok_r(NULL, ",", &save))
+		fits = same_base(f, "hitcount") || list_has(tr->keys, f) || list_has(tr->vals, f);
+	free(dup);
+	return fits;
+}
+
+static bool opt_str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+int opts_trig_edit(const struct opts_trig *tr, enum opts_field f, const char *text,
+		   struct opts_trig *out, char **note, char **err)
+{
+	struct opts_trig n;
+	const char *sep;
+	size_t len;
+	char *v;
+
+	*note = NULL;
+	while (*text == ' ' || *text == '\t')
+		text++;
+	len = strlen(text);
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	v = xstrndup(text, len);
+	tr_copy(&n, tr);
+	switch (f) {
+	case OPTS_FIELD_KEYS:
+		if (check_list("keys", v, err))
+			goto fail;
+		set_str(&n.keys, v);
+		break;
+	case OPTS_FIELD_VALS:
+		if (*v && check_list("values", v, err))
+			goto fail;
+		set_str(&n.vals, *v ? v : NULL);
+		break;
+	case OPTS_FIELD_FILTER:
+		if (strpbrk(v, "\n\r")) {
+			*err = xstrdup("filter: one line");
+			goto fail;
+		}
+		set_str(&n.filter, *v ? v : NULL);
+		break;
+	case OPTS_FIELD_EVENT:
+		sep = strpbrk(v, ":/");
+		if (!sep || sep == v || !sep[1] || strpbrk(sep + 1, ":/ \t")) {
+			*err = xasprintf("event: expected SYSTEM:EVENT, got '%s'", v);
+			goto fail;
+		}
+		free(n.system);
+		free(n.event);
+		n.system = xstrndup(v, sep - v);
+		n.event = xstrdup(sep + 1);
+		break;
+	}
+	if (opt_str_eq(n.keys, tr->keys) && opt_str_eq(n.vals, tr->vals) &&
+	    opt_str_eq(n.filter, tr->filter) && opt_str_eq(n.system, tr->system) &&
+	    opt_str_eq(n.event, tr->event)) {
+		tr_free(&n);
+		free(v);
+		return 1;
+	}
+	if (n.sort && !sort_fits(&n)) {
+		*note = xasprintf("sort=%s left out: the new keys and values lack its field",
+				  n.sort);
+		free(n.sort);
+		n.sort = NULL;
+	}
+	free(v);
+	*out = n;
+	return 0;
+fail:
+	tr_free(&n);
+	free(v);
+	return -1;
 }

@@ -103,6 +103,31 @@ char **opts_split_words(const char *line, char **err);
  */
 char *opts_trigger(const struct opts_trig *tr, const long *self, size_t nself);
 
+/* The fields of a trigger the screen's E key edits in place. */
+enum opts_field {
+	OPTS_FIELD_KEYS,
+	OPTS_FIELD_VALS,
+	OPTS_FIELD_FILTER,
+	OPTS_FIELD_EVENT,
+};
+
+/* The field's name for people: "keys", "values", "filter", "event". */
+const char *opts_field_name(enum opts_field f);
+/* Field f of tr as the user gave it, "" for none: an editor starts from it (new). */
+char *opts_trig_field(const struct opts_trig *tr, enum opts_field f);
+/*
+ * tr with field f set to text (blanks around it dropped), checked as the
+ * command line checks it, into *out (new; opts_trig_free): keys a list
+ * ("call_site.sym,bytes_req"), values a list or "" (hitcount only), the
+ * filter any expression or "" (none), the event SYSTEM:EVENT.  A sort= of
+ * -s that names a field the new keys and values lack goes (the kernel
+ * would refuse it); *note says so, else NULL.  0; 1 when the trigger
+ * would not change (*out untouched); -1 with *err.
+ */
+int opts_trig_edit(const struct opts_trig *tr, enum opts_field f, const char *text,
+		   struct opts_trig *out, char **note, char **err);
+void opts_trig_free(struct opts_trig *tr);
+
 extern const char opts_usage[];
 
 #endif

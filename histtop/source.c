@@ -63,6 +63,20 @@ int source_control(struct source *s, enum source_ctl ctl, char **err)
 	return s->ops->control(s, ctl, err);
 }
 
+bool source_can_edit(const struct source *s)
+{
+	return s->ops->edit;
+}
+
+int source_edit(struct source *s, const struct opts *o, const struct opts_trig *tr, char **err)
+{
+	if (!s->ops->edit) {
+		*err = xstrdup(s->ops->refuse_msg);
+		return -1;
+	}
+	return s->ops->edit(s, o, tr, err);
+}
+
 const char *source_desc(const struct source *s)
 {
 	return s->desc;

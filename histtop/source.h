@@ -53,6 +53,15 @@ bool source_next_time(const struct source *s, double *next);
 /* Pause, continue or clear the kernel's aggregation (live only). */
 int source_control(struct source *s, enum source_ctl ctl, char **err);
 bool source_can_control(const struct source *s);
+/*
+ * Edit in place (live only): install tr's trigger (tr: the one shown with
+ * a field edited, opts_trig_edit), then remove the one shown.  On failure
+ * the old trigger stays installed and read, and *err says why (the
+ * kernel's error_log entry with its caret).  Refused (-1, *err) by attach
+ * and replay: histtop never changes a trigger it did not create.
+ */
+int source_edit(struct source *s, const struct opts *o, const struct opts_trig *tr, char **err);
+bool source_can_edit(const struct source *s);
 /* What it shows, for the header: "kmem:kmalloc" or the replay directory. */
 const char *source_desc(const struct source *s);
 /* The trigger histtop installed (live), else NULL. */

@@ -24,6 +24,9 @@ struct source_ops {
 	bool (*next_time)(const struct source *s, double *next);
 	/* pause, continue, clear; NULL: refused with refuse_msg */
 	int (*control)(struct source *s, enum source_ctl ctl, char **err);
+	/* replace the trigger with tr's (see source_edit); NULL: refused with refuse_msg */
+	int (*edit)(struct source *s, const struct opts *o, const struct opts_trig *tr,
+		    char **err);
 	const char *refuse_msg;
 	/* the trigger histtop installed, "excl. self": NULL when none */
 	const char *(*trigger)(const struct source *s);

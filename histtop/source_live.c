@@ -17,6 +17,8 @@ struct live {
 	struct source_tfs st;
 	char *trigger;		/* what we appended */
 	const char *self;	/* "excl. self", "incl. self" or NULL */
+	long self_ids[8];	/* the ids the filter keeps out (histtop's threads) */
+	size_t nself;
 	bool installed;
 	/*
 	 * base.interval: the trigger is an interval hist (the kernel's
@@ -43,6 +45,16 @@ static char *with_param(const char *trigger, const char *param)
 	if (!ifp)
 		return xasprintf("%s:%s", trigger, param);
 	return xasprintf("%.*s:%s%s", (int)(ifp - trigger), trigger, param, ifp);
+}
+
+/* *err, then e2 (taken) on the next line */
+static void join_err(char **err, char *e2)
+{
+	char *m = xasprintf("%s\n%s", *err, e2);
+
+	free(*err);
+	free(e2);
+	*err = m;
 }
 
 static int live_read(struct source *src, struct strbuf *out, char **err)
@@ -120,10 +132,14 @@ static int live_close(struct source *src, char **err)
 	return ret;
 }
 
+static int live_edit(struct source *src, const struct opts *o, const struct opts_trig *tr,
+		     char **err);
+
 static const struct source_ops live_ops = {
 	.read = live_read,
 	.unchanged = live_unchanged,
 	.control = live_control,
+	.edit = live_edit,
 	.trigger = live_trigger,
 	.self = live_self,
 	.readme_has = live_readme_has,
@@ -155,36 +171,98 @@ static int live_instance(struct live *s, const struct opts *o, char **note, char
 	return 0;
 }
 
-/* Install the trigger: as an interval hist where the kernel can, else appended. */
+/*
+ * Install trigger on sys:event: as an interval hist where the kernel can
+ * (*interval), else appended.  Where the kernel can read the hist in
+ * intervals, histtop keeps the totals itself: a long run is never capped
+ * by size= and a clear loses no event.  --keep needs a trigger that
+ * outlives histtop.  An interval hist made before stays until this one is
+ * made (tfs_interval_open).
+ */
+static int install_one(struct live *s, const struct opts *o, const char *sys, const char *event,
+		       const char *trigger, bool *interval, char **err)
+{
+	*interval = !o->cumulative && !o->keep && trig_interval_ok(trigger) &&
+		    tfs_interval_supported(s->st.tfs, sys, event);
+	if (*interval)
+		return tfs_interval_open(s->st.tfs, sys, event, trigger, err);
+	return tfs_trigger_add(s->st.tfs, sys, event, trigger, err);
+}
+
+/* trigger (taken) is the one installed now, as an interval hist or not. */
+static void set_installed(struct live *s, char *trigger, bool interval)
+{
+	free(s->trigger);
+	free(s->shown);
+	s->trigger = trigger;
+	s->base.interval = interval;
+	s->shown = interval ? with_param(trigger, "interval") : NULL;
+	s->installed = !interval;
+}
+
 static int live_install(struct live *s, const struct opts *o, const struct opts_trig *tr,
 			char **err)
 {
+	char *trigger;
+	bool interval;
+
 	/*
 	 * histtop's own reads of the hist file, and --listen's thread
 	 * serving scrapes, are not what it measures
 	 */
-	long self[8];
-	size_t nself = o->include_self ? 0 : tfs_kernel_tids(s->st.tfs, self, 8);
-
-	s->trigger = opts_trigger(tr, self, nself);
-	s->self = nself ? "excl. self" : o->include_self ? NULL : "incl. self";
-	/*
-	 * Where the kernel can read the hist in intervals, histtop keeps the
-	 * totals itself: a long run is never capped by size= and a clear
-	 * loses no event.  --keep needs a trigger that outlives histtop.
-	 */
-	if (!o->cumulative && !o->keep && trig_interval_ok(s->trigger) &&
-	    tfs_interval_supported(s->st.tfs, s->st.system, s->st.event)) {
-		if (tfs_interval_open(s->st.tfs, s->st.system, s->st.event, s->trigger, err))
-			return -1;
-		s->base.interval = true;
-		s->shown = with_param(s->trigger, "interval");
-		return 0;
-	}
-	if (tfs_trigger_add(s->st.tfs, s->st.system, s->st.event, s->trigger, err))
+	s->nself = o->include_self ? 0 : tfs_kernel_tids(s->st.tfs, s->self_ids, 8);
+	s->self = s->nself ? "excl. self" : o->include_self ? NULL : "incl. self";
+	trigger = opts_trigger(tr, s->self_ids, s->nself);
+	if (install_one(s, o, s->st.system, s->st.event, trigger, &interval, err)) {
+		free(trigger);
 		return -1;
-	s->installed = true;
+	}
+	set_installed(s, trigger, interval);
 	return 0;
+}
+
+/*
+ * The new trigger first, then the old one goes: a failure leaves the old
+ * one as it was, and never both (a removal that fails takes the new one
+ * back).
+ */
+static int live_edit(struct source *src, const struct opts *o, const struct opts_trig *tr,
+		     char **err)
+{
+	struct live *s = live_of(src);
+	char *trigger = opts_trigger(tr, s->self_ids, s->nself), *e2 = NULL;
+	bool same_event = !strcmp(tr->system, s->st.system) && !strcmp(tr->event, s->st.event);
+	bool interval;
+
+	if (!same_event && tfs_check_event(s->st.tfs, tr->system, tr->event, err))
+		goto fail;
+	if (install_one(s, o, tr->system, tr->event, trigger, &interval, err))
+		goto fail;
+	if (src->interval && !interval) {
+		tfs_interval_close(s->st.tfs);	/* the old interval hist goes with its file */
+	} else if (s->installed &&
+		   tfs_trigger_remove(s->st.tfs, s->st.system, s->st.event, s->trigger, err)) {
+		if (interval)
+			tfs_interval_close(s->st.tfs);
+		else if (tfs_trigger_remove(s->st.tfs, tr->system, tr->event, trigger, &e2))
+			join_err(err, e2);
+		goto fail;
+	}
+	set_installed(s, trigger, interval);
+	if (!same_event) {
+		free(s->st.system);
+		free(s->st.event);
+		s->st.system = xstrdup(tr->system);
+		s->st.event = xstrdup(tr->event);
+		free(src->desc);
+		src->desc = xasprintf("%s:%s", tr->system, tr->event);
+	}
+	tfs_hist_forget(s->st.tfs);
+	s->reread = true;
+	return 0;
+fail:
+	free(trigger);
+	return -1;
 }
 
 struct source *source_live_open(const struct opts *o, const struct opts_trig *tr, char **note,
@@ -204,13 +282,8 @@ struct source *source_live_open(const struct opts *o, const struct opts_trig *tr
 	return &s->base;
 
 fail_instance:
-	if (tfs_drop_instance(s->st.tfs, &e2)) {
-		char *m = xasprintf("%s\n%s", *err, e2);
-
-		free(*err);
-		free(e2);
-		*err = m;
-	}
+	if (tfs_drop_instance(s->st.tfs, &e2))
+		join_err(err, e2);
 fail:
 	free(s->base.desc);
 	e2 = NULL;

@@ -123,7 +123,7 @@ static const struct source_ops replay_ops = {
 	.read = replay_read,
 	.frame_time = replay_frame_time,
 	.next_time = replay_next_time,
-	.refuse_msg = "replay: no kernel to control",
+	.refuse_msg = "replay: no kernel to control, no trigger to change",
 	.close = replay_close,
 };
 

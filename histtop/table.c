@@ -95,6 +95,7 @@ struct table_order {
 	size_t limit;		/* table_update orders only this many rows (0: all) */
 	size_t sorted;		/* rows[0..sorted) are in order, the rest in any */
 	size_t kord_key;	/* the key the rows' kord ranks follow */
+	char *col_name;		/* table_restart: the sort column's name, until columns come */
 };
 
 struct table *table_new(void)
@@ -245,6 +246,7 @@ void table_free(struct table *t)
 	free(t->rows);
 	free(t->byentry);
 	free(t->trigger);
+	free(t->ord->col_name);
 	free(t->ord);
 	free(t);
 }
@@ -259,6 +261,25 @@ void table_reset(struct table *t)
 	drop_rows(t);
 	t->hits = t->entries = t->dropped = 0;
 	t->hits_delta = t->dropped_delta = 0;
+}
+
+void table_restart(struct table *t)
+{
+	struct table_order *ord = t->ord;
+	unsigned int keep_stale = t->keep_stale;
+	char *name = t->ncols && ord->col < (int)t->ncols ? xstrdup(t->cols[ord->col].name) : NULL;
+
+	drop_shape(t);
+	free(t->rows);
+	free(t->byentry);
+	free(t->trigger);
+	memset(t, 0, sizeof(*t));
+	t->keep_stale = keep_stale;
+	t->ord = ord;
+	free(ord->col_name);
+	ord->col_name = name;
+	ord->sorted = 0;
+	ord->needs_sort = true;
 }
 
 static bool same_shape(const struct table *t, const struct hp_hist *h)
@@ -297,8 +318,18 @@ static void take_shape(struct table *t, const struct hp_hist *h)
 		t->cols[i].gauge = hp_col_is_extreme(h->cols[i].name) ||
 				   h->cols[i].kind == HP_PERCENT || h->cols[i].kind == HP_GRAPH;
 	}
+	if (t->ord->col_name) {
+		/* after table_restart: the column of that name, wherever it is now */
+		int c = table_col_find(t, t->ord->col_name);
+
+		t->ord->col = c >= 0 ? c : 0;
+		free(t->ord->col_name);
+		t->ord->col_name = NULL;
+	}
 	if (t->ord->col >= (int)t->ncols)
 		t->ord->col = 0;
+	if (t->ord->key >= t->nkeys)
+		t->ord->key = 0;
 }
 
 enum table_key_kind table_key_kind_of(const char *spec)

@@ -172,6 +172,14 @@ bool table_full(const struct table *t);
 
 /* Forget the rows and the baseline (after histtop clears the kernel table). */
 void table_reset(struct table *t);
+/*
+ * A new trigger (the screen's edit in place): forget the rows, the columns,
+ * the baseline and the time, so that no delta or rate spans two triggers.
+ * The order stays: the sort column, found by its name in the next frame's
+ * columns, else the first; the direction; a key sort (on the first key
+ * part when the one it had is gone).
+ */
+void table_restart(struct table *t);
 
 /*
  * The order of the rows (htop's ScreenSettings): its settings change only

@@ -804,24 +804,33 @@ int tfs_interval_open(struct tfs *t, const char *sys, const char *event, const c
 	size_t len = strlen(trigger);
 	ssize_t n;
 
+	char *path;
+	int fd;
+
 	if (trigger_supported(t, trigger, err))
 		return -1;
-	tfs_interval_close(t);
-	t->interval_path = event_path(t, sys, event, "hist_interval");
-	t->interval_fd = open(t->interval_path, O_RDWR | O_CLOEXEC);
-	if (t->interval_fd < 0) {
-		*err = xasprintf("%s: %s", t->interval_path, strerror(errno));
+	/* the hist open before (an edit's old trigger) stays until this one is made */
+	path = event_path(t, sys, event, "hist_interval");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
 		return -1;
 	}
 	tracefs_error_clear(t->inst);
 	do
-		n = write(t->interval_fd, trigger, len);
+		n = write(fd, trigger, len);
 	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)len)
-		return 0;
-	trigger_rejected(t, sys, event, trigger, n < 0 ? errno : EIO, err);
+	if (n != (ssize_t)len) {
+		trigger_rejected(t, sys, event, trigger, n < 0 ? errno : EIO, err);
+		close(fd);
+		free(path);
+		return -1;
+	}
 	tfs_interval_close(t);
-	return -1;
+	t->interval_fd = fd;
+	t->interval_path = path;
+	return 0;
 }
 
 int tfs_interval_read(struct tfs *t, struct strbuf *out, char **err)
@@ -912,6 +921,15 @@ int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strb
 		t->hist_ino = st.st_ino;
 	}
 	return read_from_start(t->hist_fd, t->hist_path, out, err);
+}
+
+void tfs_hist_forget(struct tfs *t)
+{
+	if (t->hist_fd >= 0)
+		close(t->hist_fd);
+	t->hist_fd = -1;
+	free(t->hist_path);
+	t->hist_path = NULL;
 }
 
 int tfs_hist_changed(struct tfs *t)

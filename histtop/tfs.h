@@ -80,7 +80,9 @@ bool tfs_interval_supported(struct tfs *t, const char *sys, const char *event);
 /*
  * Make an interval hist of trigger through the event's hist_interval file.
  * It lives as long as the file stays open: tfs_interval_close(), tfs_close()
- * or histtop's exit, whatever the exit, removes it.
+ * or histtop's exit, whatever the exit, removes it.  An interval hist made
+ * before (an edit's old trigger) goes only once the new one is made: on
+ * failure it stays, still read.
  */
 int tfs_interval_open(struct tfs *t, const char *sys, const char *event, const char *trigger,
 		      char **err);
@@ -100,6 +102,9 @@ char *tfs_trigger_read(struct tfs *t, const char *sys, const char *event, char *
  * the file was replaced.  *out is overwritten. */
 int tfs_hist_read(struct tfs *t, const char *sys, const char *event, struct strbuf *out,
 		  char **err);
+
+/* The next tfs_hist_read opens the hist file anew, of the event it is given then. */
+void tfs_hist_forget(struct tfs *t);
 
 /*
  * Did the hist file change since it was last read?  1: yes, or it cannot

@@ -88,6 +88,10 @@ struct ui {
 	char *dist_group;	/* dist_group_key() of the group shown (owned), NULL: all */
 	size_t dist_top;	/* first bucket shown */
 	bool dist_rev;		/* r: the highest bucket first */
+	/* E: the field edited and its new text (owned), for ui_edit_take */
+	enum opts_field edit_field;
+	char *edit_text;
+	int edit_scroll;	/* the line editor's cells scrolled off to the left */
 	const struct key_action *bindings[KEY_MAX + 1];	/* by key: its action, or NULL */
 };
 
@@ -152,6 +156,7 @@ void ui_free(struct ui *u)
 	free(u->sel_key);
 	free(u->shown);
 	free(u->dist_group);
+	free(u->edit_text);
 	free(u);
 }
 
@@ -570,7 +575,10 @@ static void draw_header(struct ui *u, const struct ui_view *v)
 	move(3, 0);
 	clrtoeol();
 	if (v->status) {
-		char *st = str_escape(v->status, !u->utf8);
+		char *first = xstrndup(v->status, strcspn(v->status, "\n"));
+		char *st = str_escape(first, !u->utf8);
+
+		free(first);
 
 		p.y = 3;
 		p.x = 1;
@@ -902,6 +910,7 @@ enum help_when {
 	HW_SYM,		/* a .sym key */
 	HW_STACK,	/* a stacktrace key */
 	HW_TABLE,	/* the table is shown, not a distribution */
+	HW_EDIT,	/* histtop installed the trigger: it may change it */
 };
 
 static bool help_can(const struct ui *u, const struct ui_view *v, enum help_when w)
@@ -932,6 +941,8 @@ static bool help_can(const struct ui *u, const struct ui_view *v, enum help_when
 		return stack;
 	case HW_TABLE:
 		return !u->dist;
+	case HW_EDIT:
+		return v->can_edit;
 	default:
 		return true;
 	}
@@ -1225,6 +1236,75 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	dist_free(d);
 }
 
+/* Is line (len bytes) a caret line, blanks then '^'? */
+static bool caret_line(const char *line, size_t len)
+{
+	return len && strspn(line, " ") + 1 == len && line[len - 1] == '^';
+}
+
+/*
+ * A message of several lines (the kernel's error_log entry): every line
+ * from the message line down, over the table.  A long line goes on on the
+ * next; a caret line ("    ^") and the command above it are never
+ * broken but scroll together, so that the caret stays under the character
+ * it points at and in sight on a narrow screen.
+ */
+static void draw_status_lines(struct ui *u, const struct ui_view *v)
+{
+	const char *p = v->status, *q;
+	attr_t a = v->status_error ? pair(u, PAIR_ERR, A_BOLD) : pair(u, PAIR_WARN, A_NORMAL);
+	int y = 3, skip = 0, w = COLS - 1, c;
+	bool safe;
+
+	if (!p || !strchr(p, '\n'))
+		return;
+	/* the caret's column sets the scroll of the caret line and the one above */
+	for (q = p; *q; q += strcspn(q, "\n") + (q[strcspn(q, "\n")] == '\n')) {
+		size_t blank = strspn(q, " ");
+
+		if (caret_line(q, strcspn(q, "\n")) && (int)blank > w - 3)
+			skip = (int)blank - w / 2;
+	}
+	attrset(a);
+	while (*p && y < LINES - 1) {
+		size_t len = strcspn(p, "\n");
+		const char *next = p + len + (p[len] == '\n');
+		char *line = xstrndup(p, len), *esc = str_escape(line, !u->utf8), *e = esc;
+		bool keep = caret_line(line, len) || caret_line(next, strcspn(next, "\n"));
+
+		do {
+			size_t n = 0;
+			int used = 0;
+
+			/* a line that goes on: as many characters as fit */
+			while (!keep && e[n] && used < w) {
+				int k = next_char(u, e + n, &c, &safe);
+
+				if (used + c > w)
+					break;
+				used += c;
+				n += k;
+			}
+			mvhline(y, 0, ' ', COLS);
+			if (keep || !e[n]) {
+				put_cells(u, y++, 1, e, w, keep ? skip : 0);
+				break;
+			}
+			{
+				char *piece = xstrndup(e, n);
+
+				put_cells(u, y++, 1, piece, w, 0);
+				free(piece);
+			}
+			e += n;
+		} while (*e && y < LINES - 1);
+		free(esc);
+		free(line);
+		p = next;
+	}
+	attrset(A_NORMAL);
+}
+
 void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 {
 	size_t limit;
@@ -1316,6 +1396,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 				      "no entries yet", COLS - 2, 0);
 	}
 bottom:
+	draw_status_lines(u, v);
 	draw_helpbar(u, v);
 	if (u->help)
 		draw_help(u, v);
@@ -1411,19 +1492,78 @@ enum prompt_result {
 	PROMPT_QUIT,		/* the quit flag, or the terminal is gone */
 };
 
-/* A line of input on the message line. */
-static enum prompt_result prompt(struct ui *u, const char *what, char *buf, size_t size)
+#define EDIT_MAX 4096	/* bytes a line being edited holds at most */
+
+/* The start of the character before byte cur of s. */
+static size_t prev_char(const struct ui *u, const char *s, size_t cur)
+{
+	size_t i = 0, last = 0;
+	int c;
+	bool safe;
+
+	while (i < cur && s[i]) {
+		last = i;
+		i += next_char(u, s + i, &c, &safe);
+	}
+	return last;
+}
+
+/*
+ * The line being edited, on the message line after the label what: the
+ * cursor kept in sight by scrolling, what the terminal cannot show as one
+ * printable character drawn as '?' (next_char), never raw.
+ */
+static void draw_edit(struct ui *u, const char *what, const char *buf, size_t cur)
+{
+	int x0 = 1 + str_cells(u, what), w = COLS - x0 - 1, at = 0, used = 0, c, n;
+	size_t i;
+	bool safe;
+
+	move(3, 0);
+	clrtoeol();
+	put_cells(u, 3, 1, what, COLS - 1, 0);
+	if (w < 2)
+		w = 2;
+	for (i = 0; i < cur && buf[i]; i += next_char(u, buf + i, &c, &safe))
+		at += c;
+	if (at < u->edit_scroll)
+		u->edit_scroll = at;
+	if (at - u->edit_scroll > w - 1)
+		u->edit_scroll = at - (w - 1);
+	for (i = 0, c = 0; buf[i]; i += n, used += c) {
+		n = next_char(u, buf + i, &c, &safe);
+		if (used < u->edit_scroll)
+			continue;
+		if (used - u->edit_scroll + c > w)
+			break;
+		move(3, x0 + used - u->edit_scroll);
+		if (safe)
+			addnstr(buf + i, n);
+		else
+			addch('?');
+	}
+	move(3, x0 + at - u->edit_scroll);
+	refresh();
+}
+
+/*
+ * A one-line editor on the message line, *text (new) prefilled: Left
+ * Right Home End (^A ^E) move, Backspace and Delete delete, a printable
+ * character is inserted at the cursor, Enter takes the line, Esc cancels.
+ * *text is the line as it is when it ends.
+ */
+static enum prompt_result edit_line(struct ui *u, const char *what, char **text, size_t max)
 {
 	enum prompt_result res = PROMPT_DONE;
-	size_t n = strlen(buf);
-	int ch;
+	size_t len = strlen(*text), cap = len + 1, cur = len, n;
+	char *buf = *text;
+	int ch, c;
+	bool safe;
 
+	u->edit_scroll = 0;
 	curs_set(1);
 	for (;;) {
-		move(3, 0);
-		clrtoeol();
-		mvprintw(3, 1, "%s%s", what, buf);
-		refresh();
+		draw_edit(u, what, buf, cur);
 		ch = wait_key(u);
 		if (ch == UI_KEY_LOST) {
 			res = PROMPT_QUIT;
@@ -1433,31 +1573,73 @@ static enum prompt_result prompt(struct ui *u, const char *what, char *buf, size
 			res = PROMPT_CANCEL;
 			break;
 		}
-		if (ch == '\n' || ch == KEY_ENTER)
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			break;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
-			buf[--n] = '\0';
-		else if (ch >= 0x20 && ch < 0x7f && n + 1 < size) {
-			buf[n++] = ch;
-			buf[n] = '\0';
+		switch (ch) {
+		case KEY_LEFT:
+			cur = prev_char(u, buf, cur);
+			break;
+		case KEY_RIGHT:
+			if (cur < len)
+				cur += next_char(u, buf + cur, &c, &safe);
+			break;
+		case KEY_HOME:
+		case 1:	/* ^A */
+			cur = 0;
+			break;
+		case KEY_END:
+		case 5:	/* ^E */
+			cur = len;
+			break;
+		case KEY_BACKSPACE:
+		case 127:
+		case 8:
+			if (!cur)
+				break;
+			n = cur - prev_char(u, buf, cur);
+			memmove(buf + cur - n, buf + cur, len - cur + 1);
+			cur -= n;
+			len -= n;
+			break;
+		case KEY_DC:
+			if (cur >= len)
+				break;
+			n = next_char(u, buf + cur, &c, &safe);
+			memmove(buf + cur, buf + cur + n, len - cur - n + 1);
+			len -= n;
+			break;
+		default:
+			if (ch < 0x20 || ch >= 0x7f || len >= max)
+				break;
+			buf = xgrow(buf, &cap, len + 2, 1);
+			memmove(buf + cur + 1, buf + cur, len - cur + 1);
+			buf[cur++] = (char)ch;
+			len++;
+			break;
 		}
 	}
 	curs_set(0);
+	*text = buf;
 	return res;
+}
+
+/* A question on the message line: the key that answers it, or UI_KEY_LOST. */
+static int ask_key(struct ui *u, const char *question)
+{
+	move(3, 0);
+	clrtoeol();
+	attrset(pair(u, PAIR_WARN, A_BOLD));
+	put_cells(u, 3, 1, question, COLS - 1, 0);
+	attrset(A_NORMAL);
+	refresh();
+	return wait_key(u);
 }
 
 /* A question on the message line: y or Y says yes, any other key no. */
 static enum prompt_result ask(struct ui *u, const char *question)
 {
-	int ch;
+	int ch = ask_key(u, question);
 
-	move(3, 0);
-	clrtoeol();
-	attrset(pair(u, PAIR_WARN, A_BOLD));
-	mvaddstr(3, 1, question);
-	attrset(A_NORMAL);
-	refresh();
-	ch = wait_key(u);
 	if (ch == UI_KEY_LOST)
 		return PROMPT_QUIT;
 	return ch == 'y' || ch == 'Y' ? PROMPT_DONE : PROMPT_CANCEL;
@@ -1615,22 +1797,83 @@ static enum ui_action act_totals(const struct key_ctx *c)
 static enum ui_action act_filter(const struct key_ctx *c)
 {
 	struct ui *u = c->u;
-	char buf[sizeof(u->filter)];
+	char *text = xstrdup(u->filter);
 
-	snprintf(buf, sizeof(buf), "%s", u->filter);
-	switch (prompt(u, "filter: ", buf, sizeof(buf))) {
+	switch (edit_line(u, "filter: ", &text, sizeof(u->filter) - 1)) {
 	case PROMPT_QUIT:
+		free(text);
 		return UI_QUIT;
 	case PROMPT_DONE:
-		snprintf(u->filter, sizeof(u->filter), "%s", buf);
+		snprintf(u->filter, sizeof(u->filter), "%s", text);
 		break;
 	case PROMPT_CANCEL:
 		u->filter[0] = '\0';
 		break;
 	}
+	free(text);
 	u->sel = u->top = 0;
 	unpin(u);
 	return UI_REDRAW;
+}
+
+/*
+ * E: which field of the trigger, then its text in the line editor; main
+ * installs the new trigger.  Where histtop may not change the trigger,
+ * main says why.
+ */
+static enum ui_action act_edit(const struct key_ctx *c)
+{
+	static const struct {
+		int key;
+		enum opts_field f;
+	} fields[] = {
+		{ 'k', OPTS_FIELD_KEYS }, { 'v', OPTS_FIELD_VALS },
+		{ 'f', OPTS_FIELD_FILTER }, { 'e', OPTS_FIELD_EVENT },
+	};
+	struct ui *u = c->u;
+	char *text, *label;
+	size_t i;
+	int ch;
+
+	free(u->edit_text);
+	u->edit_text = NULL;
+	if (!c->v->can_edit || !c->v->trig)
+		return UI_EDIT;
+	ch = ask_key(u, "edit: k keys, v values, f filter, e event (Esc: none)");
+	if (ch == UI_KEY_LOST)
+		return UI_QUIT;
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) && fields[i].key != ch; i++)
+		;
+	if (i == sizeof(fields) / sizeof(fields[0]))
+		return UI_REDRAW;
+	text = opts_trig_field(c->v->trig, fields[i].f);
+	label = xasprintf("%s: ", opts_field_name(fields[i].f));
+	switch (edit_line(u, label, &text, EDIT_MAX)) {
+	case PROMPT_QUIT:
+		free(label);
+		free(text);
+		return UI_QUIT;
+	case PROMPT_CANCEL:
+		free(label);
+		free(text);
+		return UI_REDRAW;
+	default:
+		break;
+	}
+	free(label);
+	u->edit_field = fields[i].f;
+	u->edit_text = text;
+	return UI_EDIT;
+}
+
+bool ui_edit_take(struct ui *u, enum opts_field *f, char **text)
+{
+	if (!u->edit_text)
+		return false;
+	*f = u->edit_field;
+	*text = u->edit_text;
+	u->edit_text = NULL;
+	return true;
 }
 
 /* Esc: no filter, no expanded stack */
@@ -1770,6 +2013,7 @@ static const struct key_action {
 	{ "Left Right  scroll long keys", HW_TABLE, { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_scroll },
 	{ "Enter  expand a stack", HW_STACK, { '\n', KEY_ENTER }, UI_NONE, act_expand },
 	{ "e      export the rows shown to files", HW_ALWAYS, { 'e' }, UI_EXPORT, NULL },
+	{ "E      edit keys, values, filter, event", HW_EDIT, { 'E' }, UI_NONE, act_edit },
 	{ "Tab    next trigger", HW_SEVERAL, { '\t' }, UI_NEXT_TRIGGER, NULL },
 	{ "?      this help", HW_ALWAYS, { '?', 'h' }, UI_NONE, act_help },
 	{ "q      quit", HW_ALWAYS, { 'q', 'Q' }, UI_QUIT, NULL },

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "opts.h"
 #include "table.h"
 
 struct ui;
@@ -21,8 +22,11 @@ struct ui_view {
 	bool can_control;	/* pause/continue/clear allowed */
 	bool fixed_times;	/* a recorded replay plays at its own times: + - cannot act */
 	bool several;		/* several triggers: Tab switches */
+	bool can_edit;		/* E may change the trigger (histtop installed it) */
+	const struct opts_trig *trig;	/* the trigger shown, as given: E starts from it */
 	bool ended;		/* replay: no more frames */
-	const char *status;	/* message line, or NULL */
+	const char *status;	/* message line, or NULL; lines after a newline (the
+				 * kernel's error_log entry, its caret) go below it */
 	bool status_error;
 	const char *read_error;	/* why the latest read failed, or NULL: it did not */
 	time_t stale_since;	/* when the reads began to fail */
@@ -41,6 +45,7 @@ enum ui_action {
 	UI_SLOWER,
 	UI_EXPORT,
 	UI_NEXT_TRIGGER,	/* Tab: show the next trigger (several -e or --config) */
+	UI_EDIT,		/* E: edit the trigger in place (ui_edit_take) */
 };
 
 /* quit: the flag the signal handlers set; every wait for a key ends on it. */
@@ -69,6 +74,12 @@ bool ui_input_lost(const struct ui *u);
 bool ui_row_shown(void *ctx, const struct table *t, const struct table_row *r);
 /* A / filter is set. */
 bool ui_filtered(const struct ui *u);
+/*
+ * After UI_EDIT: the field the user edited and its new text (new).  false:
+ * the view cannot edit (v->can_edit unset: --attach, --replay), and main
+ * says why.
+ */
+bool ui_edit_take(struct ui *u, enum opts_field *f, char **text);
 /* View keys (sort, scroll, filter, help) are handled here, and the question
  * before z; the others are returned for main.  A prompt ends with UI_QUIT
  * on the quit flag or a lost terminal. */

@@ -39,6 +39,87 @@ static void expect_error(const char *what, const char *part, ...)
 	free(err);
 }
 
+/* E: one field of a trigger edited in place, checked, the rest kept. */
+static void test_edit(void)
+{
+	struct opts o;
+	struct opts_trig n;
+	char *err = NULL, *note = NULL, *t;
+	int r;
+
+	ok(parse(&o, &err, "-e", "kmem:kmalloc", "-k", "call_site.sym", "-v", "bytes_req",
+		 "-s", "bytes_req.descending", "--filter", "bytes_req > 64", "--size", "4096",
+		 NULL) == OPTS_RUN, "edit: a trigger to edit");
+	t = opts_trig_field(&o.trigs[0], OPTS_FIELD_KEYS);
+	is_str(t, "call_site.sym", "edit: the keys' text to start from");
+	free(t);
+	t = opts_trig_field(&o.trigs[0], OPTS_FIELD_EVENT);
+	is_str(t, "kmem:kmalloc", "edit: the event as SYSTEM:EVENT");
+	free(t);
+	t = opts_trig_field(&o.trigs[0], OPTS_FIELD_FILTER);
+	is_str(t, "bytes_req > 64", "edit: the filter");
+	free(t);
+
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_KEYS, "  call_site.sym,bytes_req.log2 ", &n,
+			   &note, &err);
+	ok(r == 0 && !note, "edit: new keys taken, the sort kept (its field is a value)");
+	t = r ? NULL : opts_trigger(&n, NULL, 0);
+	is_str(t, "hist:keys=call_site.sym,bytes_req.log2:vals=bytes_req:sort=bytes_req.descending:size=4096 if bytes_req > 64",
+	       "edit: keys: the rest of the trigger as it was");
+	free(t);
+	if (!r)
+		opts_trig_free(&n);
+
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_VALS, "", &n, &note, &err);
+	ok(r == 0 && note && strstr(note, "sort=bytes_req.descending left out"),
+	   "edit: values emptied: a sort= on a value gone is left out, and said");
+	t = r ? NULL : opts_trigger(&n, NULL, 0);
+	is_str(t, "hist:keys=call_site.sym:size=4096 if bytes_req > 64",
+	       "edit: values \"\": hitcount only");
+	free(t);
+	free(note);
+	if (!r)
+		opts_trig_free(&n);
+
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_FILTER, "", &n, &note, &err);
+	t = r ? NULL : opts_trigger(&n, (long[]){ 7 }, 1);
+	is_str(t, "hist:keys=call_site.sym:vals=bytes_req:sort=bytes_req.descending:size=4096 if common_pid != 7",
+	       "edit: filter \"\": none, histtop's own pid still kept out");
+	free(t);
+	if (!r)
+		opts_trig_free(&n);
+
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_EVENT, "kmem/kfree", &n, &note, &err);
+	ok(r == 0 && !strcmp(n.system, "kmem") && !strcmp(n.event, "kfree") &&
+	   !strcmp(n.name, o.trigs[0].name), "edit: event kmem/kfree, the name kept");
+	if (!r)
+		opts_trig_free(&n);
+
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_KEYS, "call_site.sym", &n, &note, &err);
+	is_u64(r, 1, "edit: the same keys: nothing to do");
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_FILTER, " bytes_req > 64\t", &n, &note, &err);
+	is_u64(r, 1, "edit: the same filter with blanks around: nothing to do");
+
+	err = NULL;
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_KEYS, "call_site:pause", &n, &note, &err);
+	ok(r == -1 && err && strstr(err, "':' is not allowed"),
+	   "edit: keys with ':' (another parameter) refused");
+	free(err);
+	err = NULL;
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_KEYS, "", &n, &note, &err);
+	ok(r == -1 && err && strstr(err, "empty field"), "edit: no keys refused");
+	free(err);
+	err = NULL;
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_VALS, "a,,b", &n, &note, &err);
+	ok(r == -1 && err && strstr(err, "empty field"), "edit: values a,,b refused");
+	free(err);
+	err = NULL;
+	r = opts_trig_edit(&o.trigs[0], OPTS_FIELD_EVENT, "kmalloc", &n, &note, &err);
+	ok(r == -1 && err && strstr(err, "expected SYSTEM:EVENT"), "edit: an event without system refused");
+	free(err);
+	opts_free(&o);
+}
+
 int main(void)
 {
 	struct opts o;
@@ -182,5 +263,6 @@ int main(void)
 	free(err);
 	err = NULL;
 	opts_free(&o);
+	test_edit();
 	return done_testing();
 }

@@ -736,6 +736,51 @@ static void test_full(void)
 	table_free(t);
 }
 
+/* One entry "a" of a trigger with values vals, printed as line. */
+static struct hp_snapshot *one_entry(const char *vals, const char *line, int hits)
+{
+	char *err = NULL, *txt;
+	struct hp_snapshot *s;
+
+	txt = xasprintf("# event histogram\n#\n# trigger info: hist:keys=comm:vals=hitcount,%s:"
+			"sort=hitcount:size=2048 [active]\n#\n\n{ comm: a } hitcount: %d  %s\n\n"
+			"Totals:\n    Hits: %d\n    Entries: 1\n    Dropped: 0\n", vals, hits, line,
+			hits);
+	s = hp_parse(txt, strlen(txt), &err);
+	if (!s)
+		printf("Bail out! %s\n", err);
+	texts = xgrow(texts, &texts_cap, ntexts + 1, sizeof(*texts));
+	texts[ntexts++] = txt;
+	return s;
+}
+
+/* An edited trigger (table_restart): no delta across triggers, the sort column by name. */
+static void test_restart(void)
+{
+	struct table *t = table_new();
+
+	update(t, frame(0, 1, "a", 1UL, 10UL), 1);
+	update(t, frame(0, 1, "a", 4UL, 50UL), 2);
+	table_sort_set_col(t, 1);	/* bytes */
+	table_sort_set_by(t, TABLE_BY_TOTAL);
+	table_sort_set_ascending(t, true);
+	table_restart(t);
+	ok(!t->nrows && !t->ncols && !t->frames && !t->hits, "restart: no rows, columns, frames");
+	/* the new trigger's columns: hitcount, ptr, bytes: bytes moved to 2 */
+	update(t, one_entry("ptr,bytes", "ptr: 100  bytes: 7", 9), 3);
+	ok(t->ncols == 3 && table_sort_get_col(t) == 2 && !strcmp(t->cols[2].name, "bytes"),
+	   "restart: the sort column found by its name where it is now");
+	ok(table_sort_get_by(t) == TABLE_BY_TOTAL && table_sort_get_ascending(t),
+	   "restart: the sort's kind and direction stay");
+	ok(t->nrows == 1 && t->rows[0]->total[0] == 9 && t->rows[0]->delta[0] == 0 &&
+	   t->frames == 1, "restart: the first frame is a baseline: no delta from the old trigger");
+	/* a trigger without that column: the first */
+	table_restart(t);
+	update(t, one_entry("ptr", "ptr: 100", 2), 4);
+	is_u64(table_sort_get_col(t), 0, "restart: a sort column gone: the first column");
+	table_free(t);
+}
+
 int main(void)
 {
 	test_deltas();
@@ -755,5 +800,6 @@ int main(void)
 	test_interval_memo();
 	test_full();
 	texts_free();
+	test_restart();
 	return done_testing();
 }

@@ -4,21 +4,9 @@
 # pause shows [paused] and the counts stop, continue resumes, clear zeroes,
 # quit leaves no instance behind.  TAP on stdout.
 . "$(dirname "$0")/tap.sh"
-T="tmux -L histtop-vm"
-export TERM=screen LANG=C.UTF-8
-trap '$T kill-server 2>/dev/null' EXIT
-
-screen() { $T capture-pane -p -t t; }
-wait_for() {	# PATTERN: up to 20 s
-	i=0
-	while [ $i -lt 200 ]; do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	screen | sed 's/^/#   | /'
-	return 1
-}
+# shellcheck disable=SC2034 # tmux.sh reads it
+TMUX_NAME=histtop-vm
+. "$(dirname "$0")/tmux.sh"
 # the total hitcount of the ht_s row on screen
 hits() { screen | grep -E '^ *ht_s ' | awk '{print $3}'; }
 # shellcheck disable=SC2010
