@@ -98,7 +98,7 @@ for size in 40x12 80x24 120x40 200x50; do
 		ok $? "$size $loc: E v: the new values installed"
 		is "$(ntrigs)" 1 "$size $loc: E v: exactly one trigger"
 		wait_for 'v(Δ|d)' colhdr
-		colhdr | grep -qE '^ call_site[^ ]*( bytes_alloc)? +hit[^ ]* +v(Δ|d) '
+		colhdr | grep -qE '^ call_site[^ ]*( byte[^ ]*)? +hit[^ ]* +v(Δ|d) '
 		ok $? "$size $loc: E v: the sort column gone, the sort is on the first column's change"
 
 		# filter
