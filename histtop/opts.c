@@ -83,6 +83,8 @@ const char opts_usage[] =
 "      --export FILE        at exit, write the raw hist text and the table\n"
 "                           (FILE.hist, FILE.csv, and FILE.folded for stacks)\n"
 "  -C, --no-color           no colour (also when NO_COLOR is set)\n"
+"      --no-mouse           the screen takes no mouse clicks (the terminal's own\n"
+"                           selection works as usual)\n"
 "  -h, --help               this text\n"
 "  -V, --version            the version\n"
 "\n"
@@ -119,6 +121,7 @@ enum {
 	OPT_LISTEN,
 	OPT_TEXTFILE,
 	OPT_RECORD,
+	OPT_NO_MOUSE,
 };
 
 static const struct option long_opts[] = {
@@ -152,6 +155,7 @@ static const struct option long_opts[] = {
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-color", no_argument, NULL, 'C' },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -485,6 +489,9 @@ static int global_opt(struct opts *o, int c, const char *arg, char **err)
 	case 'C':
 		o->color = false;
 		break;
+	case OPT_NO_MOUSE:
+		o->mouse = false;
+		break;
 	default:
 		return 1;
 	}
@@ -644,6 +651,7 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
 	o->color = !env_no_color;
+	o->mouse = true;
 	o->defaults.hist_index = -1;
 	*err = NULL;
 	optind = 0;	/* full reset, so opts_parse can run more than once */

@@ -104,15 +104,16 @@ double stree_share(const struct stree *st, const struct stree_node *n)
 	return whole > 0 ? stree_weight(st, n) / whole : 0;
 }
 
-/* Heaviest first; ties by frame text, so that the order is the same each time. */
+/* Heaviest first (ascending: lightest); ties by frame text, so that the
+ * order is the same each time. */
 static int cmp_kids(const void *a, const void *b, void *ctx)
 {
 	const struct stree_node *x = *(struct stree_node *const *)a;
 	const struct stree_node *y = *(struct stree_node *const *)b;
-	enum stree_weight by = *(const enum stree_weight *)ctx;
+	const struct stree *st = ctx;
 	int c;
 
-	switch (by) {
+	switch (st->by) {
 	case STREE_DELTA:
 		c = x->delta < y->delta ? 1 : x->delta > y->delta ? -1 : 0;
 		break;
@@ -123,16 +124,16 @@ static int cmp_kids(const void *a, const void *b, void *ctx)
 		c = x->total < y->total ? 1 : x->total > y->total ? -1 : 0;
 		break;
 	}
-	return c ? c : strcmp(x->frame, y->frame);
+	return c ? (st->ascending ? -c : c) : strcmp(x->frame, y->frame);
 }
 
-static void node_sort(struct stree_node *n, enum stree_weight by)
+static void node_sort(struct stree *st, struct stree_node *n)
 {
 	size_t i;
 
-	qsort_r(n->kids, n->nkids, sizeof(*n->kids), cmp_kids, &by);
+	qsort_r(n->kids, n->nkids, sizeof(*n->kids), cmp_kids, st);
 	for (i = 0; i < n->nkids; i++)
-		node_sort(n->kids[i], by);
+		node_sort(st, n->kids[i]);
 }
 
 static int cmp_path(const void *a, const void *b)
@@ -185,6 +186,7 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 	node_free_kids(&st->root);
 	memset(&st->root, 0, sizeof(st->root));
 	st->by = s->by;
+	st->ascending = s->ascending;
 	st->fell_back = false;
 	if (s->field < t->nkeys && t->key_kinds[s->field] == TABLE_KEY_STACK && s->col >= 0 &&
 	    (size_t)s->col < t->ncols) {
@@ -203,7 +205,7 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 		st->by = STREE_TOTAL;
 		st->fell_back = st->root.nrows > 0;
 	}
-	node_sort(&st->root, st->by);
+	node_sort(st, &st->root);
 	relines(st);
 }
 

@@ -9,8 +9,8 @@
  * a callee.  Rows that share a path prefix share its nodes, and a node
  * holds the sum of one value column over the rows whose stack passes
  * through it (perf's "children" figure): total, change and rate alike.
- * Children are ordered by the weight the spec names, heaviest first (ties
- * by frame text), and a node's share is its weight over the whole tree's.
+ * Children are ordered by the weight the spec names, heaviest first (or
+ * lightest; ties by frame text), and a node's share is its weight over the whole tree's.
  *
  * The tree is built anew from each frame; which nodes are open lives on
  * in a set of paths, so a node stays open while its path exists.  The
@@ -41,6 +41,7 @@ struct stree_spec {
 	size_t field;		/* the stacktrace key part */
 	int col;		/* the value column summed */
 	enum stree_weight by;
+	bool ascending;		/* the lightest children first */
 	enum stree_order order;
 	const char *group;	/* dist_group_key() of the rows wanted, NULL: all */
 	/* a row the caller leaves out (the screen's filter), NULL: none */
@@ -69,6 +70,7 @@ struct stree {
 	struct stree_node root;	/* frame NULL: the sums of every row that went in */
 	enum stree_weight by;	/* what ordered it: spec's, or STREE_TOTAL when
 				 * nothing changed (fell_back) */
+	bool ascending;
 	bool fell_back;		/* a change or rate was asked for but all were 0 */
 	size_t nlines;
 	struct stree_line *lines;	/* the visible nodes, in order */
