@@ -99,6 +99,7 @@ shown() {
 }
 # same GOT WANT: each line as wanted, or cut with a mark (… or >) where
 # the wanted one goes on.
+# shellcheck disable=SC2154 # tmp is tmux.sh's
 same() {
 	printf '%s\n' "$1" >"$tmp/got"
 	printf '%s\n' "$2" >"$tmp/want"
