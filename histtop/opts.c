@@ -93,10 +93,13 @@ const char opts_usage[] =
 "change, the rate per second or the total; k sort by key; t totals only;\n"
 "v distribution view of a .log2, .buckets or numeric key part (buckets in\n"
 "order, p50/p90/p99; again: next key part, then the table), n, N next/previous\n"
-"group of a compound key; a show/hide .sym addresses; + - refresh\n"
-"slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
-"move; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
-"...); Tab next trigger; ? help (the keys that can act); q quit.\n"
+"group of a compound key; g call tree of a stacktrace key (o callee or\n"
+"caller first; Enter, Right, Left open and close a node, * its subtree);\n"
+"a show/hide .sym addresses; + - refresh slower/faster; / filter rows (Esc\n"
+"clears); Up, Down, PgUp, PgDn, Home, End move; Enter expand a stack; e export\n"
+"the frame (new files: NAME, NAME-1, ...); Tab next trigger; ? help (the keys\n"
+"that can act); q quit.  The mouse: a click on the column header sorts (again:\n"
+"reverses), on a row selects it (opens or closes a tree node).\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {

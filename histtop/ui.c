@@ -2111,7 +2111,7 @@ static const struct key_action {
 	{ "k      sort by key", HW_TABLE, { 'k' }, UI_NONE, act_sort_key },
 	{ "t      totals only; v: since start", HW_ALWAYS, { 't' }, UI_NONE, act_totals },
 	{ "v      distributions: on, next, off", HW_DIST, { 'v' }, UI_NONE, act_dist },
-	{ "g      call tree of the stacks: on, off", HW_STACK, { 'g' }, UI_NONE, act_tree },
+	{ "g      call tree of stacks: on, off", HW_STACK, { 'g' }, UI_NONE, act_tree },
 	{ "o      tree: callee or caller first", HW_TREE, { 'o' }, UI_NONE, act_tree_order },
 	{ "Enter Right Left  open, close a node", HW_TREE, { 0 }, UI_NONE, NULL },
 	{ "*      open the whole subtree", HW_TREE, { '*' }, UI_NONE, act_tree_all },
