@@ -315,7 +315,8 @@ enum table_key_kind table_key_kind_of(const char *spec)
 	const char *dot = strchr(spec, '.');
 	size_t i, n;
 
-	if (!strcmp(spec, "stacktrace") || !strcmp(spec, "common_stacktrace"))
+	/* stacktrace, common_stacktrace, and 6.12's FIELD.stacktrace */
+	if (hp_key_is_stack(spec))
 		return TABLE_KEY_STACK;
 	if (!dot)
 		return TABLE_KEY_PLAIN;
