@@ -98,7 +98,9 @@ struct dist_group {
 };
 
 /*
- * The groups of rows s->keep leaves (s->group is ignored), heaviest first,
+ * The groups of rows s->keep leaves (s->group is ignored; when s->field is
+ * no distribution, a stack, every row counts, not only those in a bucket),
+ * heaviest first,
  * ties by key: a new array in *out (free with dist_groups_free).  Returns
  * their number.
  */
