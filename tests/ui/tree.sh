@@ -23,7 +23,8 @@ quit() {
 # child.  Children heaviest first, ties by frame (byte order).
 tree_expect() {
 	LC_ALL=C awk -v col="$2" -v order="$3" -v open1="$4" '
-	/^\{/ { inent = 1; n = 0; next }
+	# 6.12 prints a FIELD.stacktrace part with its first frame on the key line
+	/^\{/ { inent = 1; n = 0; if ($0 ~ /\.stacktrace +[^ ]+$/) f[++n] = $NF; next }
 	inent && /^\}/ {
 		inent = 0
 		v = $0
@@ -171,6 +172,42 @@ $T send-keys -t t g
 wait_for 'callee first'
 like "$(shown | head -n 1)" '^96\.2% 999999 \+? *evil\\x1b\]0;pwned\\x07\+0x1/0x2$' \
 	"a frame's control bytes are escaped (999999 of 1039063 is 96.2%)"
+quit
+
+# a compound key with 6.12's FIELD.stacktrace (a synthetic event's stack
+# after a .buckets part): every group merged, then n: the one group; *
+# opens its single 15-frame chain, each frame holding all 4 hits
+fx=612-synth-buckets-stacktrace.hist
+for size in 120x40 200x50; do
+	w=${size%x*} h=${size#*x}
+	rm -rf "$tmp/fs"
+	fakefs "$tmp/fs" synthetic wakeup_lat "$fx"
+	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e synthetic:wakeup_lat --attach --tracefs "$tmp/fs" -d 0.5
+	wait_for 'Hits'
+	$T send-keys -t t g
+	wait_for 'callee first'
+	like "$(colhdr)" 'stack.stacktrace, callee first of every group \(1/2\)|stack.stacktrace, callee first of every gr(…|>)' \
+		"$size $fx: the tree of every group"
+	$T send-keys -t t n '*'
+	wait_for '^ *100\.0% +4 +0 +- hrtimer_wakeup'
+	like "$(colhdr)" 'callee first of ~ 0-999 \(2/2\)' "$size $fx: n: the group of lat ~ 0-999, 2 of 2"
+	same "$(shown)" "$(tree_expect "$FIXTURES/$fx" hitcount callee 1 | head -n $((h - 6)))"
+	ok $? "$size $fx: n, *: the group's chain opened, 4 hits a frame"
+	wide_ok "$w"
+	ok $? "$size $fx: no line wider than the pane"
+	quit
+done
+# at 40 columns the indent stops at half the frames' room: the deepest of
+# the 15 frames still shows 5 characters and a mark
+rm -rf "$tmp/fs"
+fakefs "$tmp/fs" synthetic wakeup_lat "$fx"
+run 40 40 "LANG=C NO_COLOR=1" -e synthetic:wakeup_lat --attach --tracefs "$tmp/fs" -d 0.5
+wait_for 'Hits'
+$T send-keys -t t g '*'
+wait_for '^ *100\.0% +4 +0 +- hrtimer_wakeup'
+is "$(shown | sed -n 15p)" "100.0% 4           x86_6>" "40x40 $fx: the 15th frame, indented 8 cells, not 28"
+wide_ok 40
+ok $? "40x40 $fx: no line wider than the pane"
 quit
 
 # mouse X Y: a press and release of the left button at 0-based X, Y (X10

@@ -203,6 +203,18 @@ static void test_compound_delta(void)
 	}
 	stree_build(st, t, &s);
 	is_lines(st, 3, "0:main+0x1/0x10=4+ 1:a+0x1/0x10=4", "pid 20's tree, still open");
+	{
+		struct dist_spec ds = { .field = 1, .col = 0 };
+		struct dist_group *dg;
+		size_t ng = dist_groups(t, &ds, &dg);
+
+		is_u64(ng, 2, "two groups of the stack key: pids 10 and 20");
+		if (ng == 2) {
+			is_u64(dg[0].n, 23, "pid 10 first: 15 + 8 hits");
+			is_u64(dg[1].n, 4, "then pid 20: 4");
+		}
+		dist_groups_free(dg, ng);
+	}
 	free(g);
 	/* the caller's filter */
 	s.group = NULL;
@@ -218,11 +230,33 @@ static void test_compound_delta(void)
 	table_free(t);
 }
 
+/* 6.12's FIELD.stacktrace (a synthetic event's stack field) is a stack key
+ * too, here after a .buckets part: one stack of 15 frames, 4 hits. */
+static void test_field_stacktrace(void)
+{
+	struct table *t = load("612-synth-buckets-stacktrace.hist");
+	struct stree_spec s = { .field = 1, .col = 0, .by = STREE_TOTAL, .order = STREE_CALLER };
+	struct stree *st = stree_new();
+
+	ok(t->nkeys == 2 && t->key_kinds[1] == TABLE_KEY_STACK, "stack.stacktrace is a stack key");
+	stree_build(st, t, &s);
+	is_u64(st->root.total, 4, "its 4 hits");
+	stree_set_open(st, 0, true, false);
+	is_u64(st->nlines, 15, "one chain of 15 frames, opened at once");
+	if (st->nlines == 15) {
+		is_str(st->lines[0].node->frame, "x86_64_start_kernel+0x96/0xa0", "the entry first");
+		is_str(st->lines[14].node->frame, "hrtimer_wakeup+0x22/0x30", "the innermost last");
+	}
+	stree_free(st);
+	table_free(t);
+}
+
 int main(void)
 {
 	test_callee_612();
 	test_caller_chain();
 	test_callee_61();
 	test_compound_delta();
+	test_field_stacktrace();
 	return done_testing();
 }
