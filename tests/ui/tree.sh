@@ -15,6 +15,17 @@ quit() {
 	$T send-keys -t t q
 	wait_for 'EXITED 0'
 }
+# start W H ENV FIXTURE SYS:EVENT [ARG...]: histtop attached to FIXTURE as
+# EVENT's hist file, in a fresh W x H pane
+# shellcheck disable=SC2154 # tmp is tmux.sh's
+start() {
+	_w=$1 _h=$2 _env=$3 _fx=$4 _ev=$5
+	shift 5
+	rm -rf "$tmp/fs"
+	fakefs "$tmp/fs" "${_ev%:*}" "${_ev#*:}" "$_fx"
+	run "$_w" "$_h" "$_env" -e "$_ev" --attach --tracefs "$tmp/fs" -d 0.5 "$@"
+	wait_for 'Hits'
+}
 
 # tree_expect FILE COL ORDER OPEN: the tree's lines, "share total
 # INDENT+MARK frame", of the fixture's stacks summed on column COL, ORDER
@@ -119,14 +130,10 @@ wide_ok() { [ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le "$1" ]; }
 
 # tree_case SIZE LOCALE FIXTURE: g, the roots callee first; o and Right,
 # the entry's chain caller first
-# shellcheck disable=SC2154 # tmp is tmux.sh's
 tree_case() {
 	size=$1 loc=$2 fx=$3
 	w=${size%x*} h=${size#*x}
-	rm -rf "$tmp/fs"
-	fakefs "$tmp/fs" kmem kmalloc "$fx"
-	run "$w" "$h" "LANG=$loc NO_COLOR=1" -e kmem:kmalloc --attach --tracefs "$tmp/fs" -d 0.5
-	wait_for 'Hits'
+	start "$w" "$h" "LANG=$loc NO_COLOR=1" "$fx" kmem:kmalloc
 	$T send-keys -t t g
 	wait_for 'callee first'
 	want=$(tree_expect "$FIXTURES/$fx" bytes_alloc callee 0 | head -n $((h - 6)))
@@ -180,10 +187,7 @@ quit
 fx=612-synth-buckets-stacktrace.hist
 for size in 120x40 200x50; do
 	w=${size%x*} h=${size#*x}
-	rm -rf "$tmp/fs"
-	fakefs "$tmp/fs" synthetic wakeup_lat "$fx"
-	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e synthetic:wakeup_lat --attach --tracefs "$tmp/fs" -d 0.5
-	wait_for 'Hits'
+	start "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" "$fx" synthetic:wakeup_lat
 	$T send-keys -t t g
 	wait_for 'callee first'
 	like "$(colhdr)" 'stack.stacktrace, callee first of every group \(1/2\)|stack.stacktrace, callee first of every gr(…|>)' \
@@ -199,10 +203,7 @@ for size in 120x40 200x50; do
 done
 # at 40 columns the indent stops at half the frames' room: the deepest of
 # the 15 frames still shows 5 characters and a mark
-rm -rf "$tmp/fs"
-fakefs "$tmp/fs" synthetic wakeup_lat "$fx"
-run 40 40 "LANG=C NO_COLOR=1" -e synthetic:wakeup_lat --attach --tracefs "$tmp/fs" -d 0.5
-wait_for 'Hits'
+start 40 40 "LANG=C NO_COLOR=1" "$fx" synthetic:wakeup_lat
 $T send-keys -t t g '*'
 wait_for '^ *100\.0% +4 +0 +- hrtimer_wakeup'
 is "$(shown | sed -n 15p)" "100.0% 4           x86_6>" "40x40 $fx: the 15th frame, indented 8 cells, not 28"
@@ -221,10 +222,7 @@ flag() { $T display -p -t t '#{mouse_standard_flag}'; }
 fx=612-kmalloc-stacktrace.hist
 for size in 80x24 200x50; do
 	w=${size%x*} h=${size#*x}
-	rm -rf "$tmp/fs"
-	fakefs "$tmp/fs" kmem kmalloc "$fx"
-	run "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" -e kmem:kmalloc --attach --tracefs "$tmp/fs" -d 0.5
-	wait_for 'Hits'
+	start "$w" "$h" "LANG=C.UTF-8 NO_COLOR=1" "$fx" kmem:kmalloc
 	is "$(flag)" 1 "$size: histtop asks for mouse reports"
 	# the header: hitcount's column, where its name ends (a cell a character)
 	x=$(colhdr | sed 's/…/>/g; s/Δ/d/g' | awk '{ print index($0, "hitcount") + length("hitcount") - 2 }')
@@ -257,12 +255,10 @@ for size in 80x24 200x50; do
 	quit
 done
 
-run 80 24 "LANG=C.UTF-8 NO_COLOR=1" -e kmem:kmalloc --attach --tracefs "$tmp/fs" -d 0.5 --no-mouse
-wait_for 'Hits'
+start 80 24 "LANG=C.UTF-8 NO_COLOR=1" "$fx" kmem:kmalloc --no-mouse
 is "$(flag)" 0 "--no-mouse: no mouse reports asked for"
 quit
-run 80 24 "TERM=vt100 LANG=C.UTF-8 NO_COLOR=1" -e kmem:kmalloc --attach --tracefs "$tmp/fs" -d 0.5
-wait_for 'Hits'
+start 80 24 "TERM=vt100 LANG=C.UTF-8 NO_COLOR=1" "$fx" kmem:kmalloc
 is "$(flag)" 0 "a terminal without a mouse (vt100): none asked for"
 quit
 n=$("$HISTTOP" -b -n 1 -e kmem:kmalloc --attach --tracefs "$tmp/fs" 2>&1 | grep -c "$(printf '\033')\[?1000")
