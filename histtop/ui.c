@@ -99,6 +99,7 @@ struct ui {
 	/* the mouse: what each screen line shows, for a click */
 	size_t *yrow;		/* per line: the row (tree: line) drawn there, or SIZE_MAX */
 	size_t yrow_cap;
+	int yrow_lines;		/* LINES when yrow was filled */
 	bool mouse;		/* the terminal reports clicks, and histtop asked for them */
 	const struct key_action *bindings[KEY_MAX + 1];	/* by key: its action, or NULL */
 };
@@ -1414,6 +1415,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	u->yrow = xgrow(u->yrow, &u->yrow_cap, (size_t)LINES + 1, sizeof(*u->yrow));
 	for (i = 0; i <= (size_t)LINES; i++)
 		u->yrow[i] = SIZE_MAX;
+	u->yrow_lines = LINES;
 	if (u->dist || u->tree) {
 		erase();
 		filter_rows(u, t);
@@ -2067,7 +2069,7 @@ static enum ui_action act_mouse(const struct key_ctx *c)
 		click_header(c, ev.x);
 		return UI_REDRAW;
 	}
-	if (ev.y < 0 || ev.y >= LINES || !u->yrow || u->yrow[ev.y] == SIZE_MAX)
+	if (ev.y < 0 || ev.y >= u->yrow_lines || !u->yrow || u->yrow[ev.y] == SIZE_MAX)
 		return UI_NONE;
 	cur = cursor(u, &n);
 	if (u->yrow[ev.y] >= n)
