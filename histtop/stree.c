@@ -30,24 +30,66 @@ void stree_free(struct stree *st)
 	if (!st)
 		return;
 	node_free_kids(&st->root);
+	free(st->index);
 	stree_close_all(st);
 	free(st->open);
 	free(st->lines);
 	free(st);
 }
 
-/* The child of n whose frame is f[0, len), made when there is none. */
-static struct stree_node *node_kid(struct stree_node *n, const char *f, size_t len)
+static uint64_t kid_hash(const struct stree_node *parent, const char *f, size_t len)
 {
+	return hash_mem(f, len) ^ ((uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL);
+}
+
+/* Put k in the index (which has room) at the first free slot of its hash. */
+static void index_put(struct stree *st, struct stree_node *k)
+{
+	size_t i = k->hash & (st->index_cap - 1);
+
+	while (st->index[i])
+		i = (i + 1) & (st->index_cap - 1);
+	st->index[i] = k;
+}
+
+/* Room for one more node: at most half the slots taken. */
+static void index_grow(struct stree *st)
+{
+	struct stree_node **old = st->index;
+	size_t i, cap = st->index_cap;
+
+	if (2 * (st->nindex + 1) <= st->index_cap)
+		return;
+	st->index_cap = cap ? 2 * cap : 256;
+	st->index = xcalloc(st->index_cap, sizeof(*st->index));
+	for (i = 0; i < cap; i++)
+		if (old[i])
+			index_put(st, old[i]);
+	free(old);
+}
+
+/*
+ * The child of n whose frame is f[0, len), made when there is none: a
+ * look-up in the index, not a walk of n's children (the roots of a
+ * callee-first tree can be thousands).
+ */
+static struct stree_node *node_kid(struct stree *st, struct stree_node *n, const char *f,
+				   size_t len)
+{
+	uint64_t h = kid_hash(n, f, len);
 	struct stree_node *k;
 	size_t i;
 
-	for (i = 0; i < n->nkids; i++)
-		if (!strncmp(n->kids[i]->frame, f, len) && !n->kids[i]->frame[len])
-			return n->kids[i];
+	index_grow(st);
+	for (i = h & (st->index_cap - 1); (k = st->index[i]); i = (i + 1) & (st->index_cap - 1))
+		if (k->hash == h && k->parent == n && !strncmp(k->frame, f, len) && !k->frame[len])
+			return k;
 	k = xcalloc(1, sizeof(*k));
 	k->frame = xstrndup(f, len);
 	k->parent = n;
+	k->hash = h;
+	st->index[i] = k;
+	st->nindex++;
 	n->kids = xgrow(n->kids, &n->kids_cap, n->nkids + 1, sizeof(*n->kids));
 	n->kids[n->nkids++] = k;
 	return k;
@@ -71,7 +113,7 @@ static void add_row(struct stree *st, const struct stree_spec *s, const struct t
 	if (s->order == STREE_CALLEE) {
 		for (p = part; *p; p = *e ? e + 1 : e) {
 			e = strchrnul(p, '\n');
-			n = node_kid(n, p, (size_t)(e - p));
+			n = node_kid(st, n, p, (size_t)(e - p));
 			node_add(n, r, s->col);
 		}
 		return;
@@ -80,7 +122,7 @@ static void add_row(struct stree *st, const struct stree_spec *s, const struct t
 	for (e = part + strlen(part); e > part; e = p > part ? p - 1 : part) {
 		for (p = e; p > part && p[-1] != '\n'; p--)
 			;
-		n = node_kid(n, p, (size_t)(e - p));
+		n = node_kid(st, n, p, (size_t)(e - p));
 		node_add(n, r, s->col);
 	}
 }
@@ -185,6 +227,9 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 
 	node_free_kids(&st->root);
 	memset(&st->root, 0, sizeof(st->root));
+	if (st->index)
+		memset(st->index, 0, st->index_cap * sizeof(*st->index));
+	st->nindex = 0;
 	st->by = s->by;
 	st->ascending = s->ascending;
 	st->fell_back = false;

@@ -59,6 +59,7 @@ struct stree_node {
 	double rate;
 	size_t nrows;		/* rows through this node */
 	bool open;		/* its children are shown */
+	uint64_t hash;		/* of its parent and frame (stree.c's index) */
 };
 
 struct stree_line {
@@ -77,6 +78,9 @@ struct stree {
 	size_t lines_cap;
 	char **open;		/* paths of the open nodes, sorted (owned) */
 	size_t nopen, open_cap;
+	/* every node by parent and frame, open addressing (stree.c's) */
+	struct stree_node **index;
+	size_t nindex, index_cap;
 };
 
 struct stree *stree_new(void);
