@@ -141,7 +141,7 @@ double stree_weight(const struct stree *st, const struct stree_node *n)
 
 double stree_share(const struct stree *st, const struct stree_node *n)
 {
-	double whole = stree_weight(st, &st->root);
+	double whole = stree_weight(st, &st->whole);
 
 	return whole > 0 ? stree_weight(st, n) / whole : 0;
 }
@@ -227,6 +227,7 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 
 	node_free_kids(&st->root);
 	memset(&st->root, 0, sizeof(st->root));
+	memset(&st->whole, 0, sizeof(st->whole));
 	if (st->index)
 		memset(st->index, 0, st->index_cap * sizeof(*st->index));
 	st->nindex = 0;
@@ -239,16 +240,19 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 			const struct table_row *r = t->rows[i];
 
 			/* a row gone from the kernel's table adds nothing */
-			if (r->stale || (s->keep && !s->keep(s->keep_ctx, t, r)) ||
+			if (r->stale)
+				continue;
+			node_add(&st->whole, r, s->col);
+			if ((s->keep && !s->keep(s->keep_ctx, t, r)) ||
 			    !dist_in_group(t, r, s->field, s->group))
 				continue;
 			add_row(st, s, r);
 		}
 	}
 	/* nothing changed in the interval: the totals order it (as the share bar does) */
-	if (st->by != STREE_TOTAL && !st->root.delta && st->root.rate <= 0) {
+	if (st->by != STREE_TOTAL && !st->whole.delta && st->whole.rate <= 0) {
 		st->by = STREE_TOTAL;
-		st->fell_back = st->root.nrows > 0;
+		st->fell_back = st->whole.nrows > 0;
 	}
 	node_sort(st, &st->root);
 	relines(st);

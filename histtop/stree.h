@@ -10,7 +10,9 @@
  * holds the sum of one value column over the rows whose stack passes
  * through it (perf's "children" figure): total, change and rate alike.
  * Children are ordered by the weight the spec names, heaviest first (or
- * lightest; ties by frame text), and a node's share is its weight over the whole tree's.
+ * lightest; ties by frame text), and a node's share is its weight over
+ * that of every row in the table, whatever the filter or the group leaves
+ * (as the table's share bar), so that hiding rows changes no share.
  *
  * The tree is built anew from each frame; which nodes are open lives on
  * in a set of paths, so a node stays open while its path exists.  The
@@ -69,6 +71,7 @@ struct stree_line {
 
 struct stree {
 	struct stree_node root;	/* frame NULL: the sums of every row that went in */
+	struct stree_node whole;	/* the sums of every row of the table (no frame) */
 	enum stree_weight by;	/* what ordered it: spec's, or STREE_TOTAL when
 				 * nothing changed (fell_back) */
 	bool ascending;
@@ -92,7 +95,7 @@ void stree_build(struct stree *st, const struct table *t, const struct stree_spe
 
 /* A node's weight in the tree's order (st->by). */
 double stree_weight(const struct stree *st, const struct stree_node *n);
-/* Its share of the whole tree's weight, 0 to 1 (0 for an empty tree). */
+/* Its share of every row's weight, 0 to 1 (0 when that is 0). */
 double stree_share(const struct stree *st, const struct stree_node *n);
 
 /*

@@ -27,13 +27,14 @@ start() {
 	wait_for 'Hits'
 }
 
-# tree_expect FILE COL ORDER OPEN: the tree's lines, "share total
+# tree_expect FILE COL ORDER OPEN [MATCH]: the tree's lines, "share total
 # INDENT+MARK frame", of the fixture's stacks summed on column COL, ORDER
 # callee (the first frame printed at the root) or caller (the last); with
 # OPEN 1 the first root is open, and each node below it while it has one
-# child.  Children heaviest first, ties by frame (byte order).
+# child.  Children heaviest first, ties by frame (byte order).  MATCH: only
+# the stacks with a frame holding it, the shares still of every stack.
 tree_expect() {
-	LC_ALL=C awk -v col="$2" -v order="$3" -v open1="$4" '
+	LC_ALL=C awk -v col="$2" -v order="$3" -v open1="$4" -v only="${5-}" '
 	# 6.12 prints a FIELD.stacktrace part with its first frame on the key line
 	/^\{/ { inent = 1; n = 0; if ($0 ~ /\.stacktrace +[^ ]+$/) f[++n] = $NF; next }
 	inent && /^\}/ {
@@ -42,6 +43,11 @@ tree_expect() {
 		sub(".*" col ": *", "", v)
 		v = v + 0
 		total += v
+		all = ""
+		for (i = 1; i <= n; i++)
+			all = all ";" f[i]
+		if (only != "" && index(all, only) == 0)
+			next
 		p = ""
 		for (i = 1; i <= n; i++) {
 			fr = order == "callee" ? f[i] : f[n + 1 - i]
@@ -165,6 +171,23 @@ for size in 40x12 80x24 120x40 200x50; do
 		tree_case "$size" "$loc" kmalloc-stacktrace.hist
 	done
 done
+
+# the / filter: only the stacks through proc_pid_readlink, each root's
+# share still of every stack (as the table's share bar); t: totals only
+fx=612-kmalloc-stacktrace.hist
+start 80 24 "LANG=C.UTF-8 NO_COLOR=1" "$fx" kmem:kmalloc
+$T send-keys -t t g
+wait_for 'callee first'
+$T send-keys -t t / proc_pid_readlink Enter
+wait_for 'filter: proc_pid_readlink'
+sleep 0.3
+same "$(shown)" "$(tree_expect "$FIXTURES/$fx" bytes_alloc callee 0 proc_pid_readlink)"
+ok $? "/: the tree of the matching stacks, shares of all (8192 of 39064: 21.0%)"
+$T send-keys -t t t
+wait_for '^ +share +v[^ ]+ +common_stacktrace, callee first' colhdr
+ok $? "t: the header has no change column"
+like "$(screen | sed -n 6p)" '^ 21\.0% +8192 \+ proc_pid_readlink' "t: a line is share, total, frame"
+quit
 
 # a hostile frame stays printable: its control bytes are escaped
 rm -rf "$tmp/fs"

@@ -221,6 +221,8 @@ static void test_compound_delta(void)
 	s.keep = not_pid20;
 	stree_build(st, t, &s);
 	is_lines(st, 3, "0:main+0x1/0x10=23+ 1:a+0x1/0x10=15 1:b+0x1/0x10=8", "filtered rows stay out");
+	ok(stree_share(st, st->lines[0].node) > 0.851 && stree_share(st, st->lines[0].node) < 0.852,
+	   "a share is of every row, filtered or not: 23/27");
 	/* a column that is not one: an empty tree */
 	s.col = 3;
 	stree_build(st, t, &s);
