@@ -81,6 +81,20 @@ char *dist_group_key(const struct table *t, const struct table_row *r, size_t fi
 	return sb_detach(&sb);
 }
 
+bool dist_in_group(const struct table *t, const struct table_row *r, size_t field,
+		   const char *group)
+{
+	char *g;
+	bool same;
+
+	if (!group)
+		return true;
+	g = dist_group_key(t, r, field);
+	same = !strcmp(g, group);
+	free(g);
+	return same;
+}
+
 struct placed {
 	uint64_t at, lo, hi, n;
 };
@@ -121,14 +135,8 @@ struct dist *dist_new(const struct table *t, const struct dist_spec *s)
 		if (!row_in(t, s, r, &q.n) ||
 		    !row_place(t, r, s->field, d->kind, &q.at, &q.lo, &q.hi))
 			continue;
-		if (s->group) {
-			char *g = dist_group_key(t, r, s->field);
-			bool same = !strcmp(g, s->group);
-
-			free(g);
-			if (!same)
-				continue;
-		}
+		if (!dist_in_group(t, r, s->field, s->group))
+			continue;
 		d->nrows++;
 		if (!q.n)
 			continue;	/* an empty bucket is one with no weight */
@@ -276,12 +284,14 @@ size_t dist_groups(const struct table *t, const struct dist_spec *s, struct dist
 	struct dist_group *g = NULL;
 	size_t n = 0, cap = 0, i, j;
 
-	for (i = 0; kind != DIST_NONE && s->col >= 0 && (size_t)s->col < t->ncols &&
+	for (i = 0; s->field < t->nkeys && s->col >= 0 && (size_t)s->col < t->ncols &&
 		    i < t->nrows; i++) {
 		const struct table_row *r = t->rows[i];
 		uint64_t w, at, lo, hi;
 
-		if (!row_in(t, s, r, &w) || !row_place(t, r, s->field, kind, &at, &lo, &hi))
+		/* a part that is no distribution (a stack): every row has a group */
+		if (!row_in(t, s, r, &w) ||
+		    (kind != DIST_NONE && !row_place(t, r, s->field, kind, &at, &lo, &hi)))
 			continue;
 		g = xgrow(g, &cap, n + 1, sizeof(*g));
 		g[n].key = dist_group_key(t, r, s->field);

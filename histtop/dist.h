@@ -87,6 +87,9 @@ char *dist_bound(const struct dist *d, const struct dist_bucket *b, char buf[DIS
 /* The group of a row: its key parts but the field (new).  Equal for rows
  * of one group, different otherwise. */
 char *dist_group_key(const struct table *t, const struct table_row *r, size_t field);
+/* Row r is of group (a dist_group_key()); any row is when group is NULL. */
+bool dist_in_group(const struct table *t, const struct table_row *r, size_t field,
+		   const char *group);
 
 struct dist_group {
 	char *key;		/* dist_group_key() (owned) */
@@ -95,7 +98,9 @@ struct dist_group {
 };
 
 /*
- * The groups of rows s->keep leaves (s->group is ignored), heaviest first,
+ * The groups of rows s->keep leaves (s->group is ignored; when s->field is
+ * no distribution, a stack, every row counts, not only those in a bucket),
+ * heaviest first,
  * ties by key: a new array in *out (free with dist_groups_free).  Returns
  * their number.
  */

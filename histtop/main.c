@@ -1139,6 +1139,7 @@ static int run_ui(struct app *a)
 		free(err);
 		return 1;
 	}
+	ui_mouse(l.u, a->o->mouse);
 	source_set_warn_sink(warn_to_status, l.r);
 	ui_show(a, l.cur, &l.v, &l.desc);
 	l.v.delay = a->o->delay;

@@ -85,6 +85,8 @@ const char opts_usage[] =
 "      --export FILE        at exit, write the raw hist text and the table\n"
 "                           (FILE.hist, FILE.csv, and FILE.folded for stacks)\n"
 "  -C, --no-color           no colour (also when NO_COLOR is set)\n"
+"      --no-mouse           the screen takes no mouse clicks (the terminal's own\n"
+"                           selection works as usual)\n"
 "  -h, --help               this text\n"
 "  -V, --version            the version\n"
 "\n"
@@ -93,13 +95,16 @@ const char opts_usage[] =
 "change, the rate per second or the total; k sort by key; t totals only;\n"
 "v distribution view of a .log2, .buckets or numeric key part (buckets in\n"
 "order, p50/p90/p99; again: next key part, then the table), n, N next/previous\n"
-"group of a compound key; a show/hide .sym addresses; + - refresh\n"
-"slower/faster; / filter rows (Esc clears); Up, Down, PgUp, PgDn, Home, End\n"
-"move; Left, Right scroll long keys; Enter expand a stack; e export the frame\n"
-"(new files: NAME, NAME-1, ...); E edit the trigger in place: its keys,\n"
-"values, filter or event (not with --attach or --replay); Tab next trigger\n"
-"(each keeps its own sort; the filter is the screen's); ? help (the keys\n"
-"that can act); q quit.\n"
+"group of a compound key; g call tree of a stacktrace key (o callee or\n"
+"caller first; Enter, Right, Left open and close a node, * its subtree);\n"
+"a show/hide .sym addresses; + - refresh slower/faster; / filter rows (Esc\n"
+"clears); Up, Down, PgUp, PgDn, Home, End move; Left, Right scroll long\n"
+"keys; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
+"...); E edit the trigger in place: its keys, values, filter or event (not\n"
+"with --attach or --replay); Tab next trigger (each keeps its own sort; the\n"
+"filter is the screen's); ? help (the keys that can act); q quit.  The\n"
+"mouse: a click on the column header sorts (again: reverses), on a row\n"
+"selects it (opens or closes a tree node).\n"
 "The screen quits, like q, when the terminal's input ends.\n";
 
 enum {
@@ -124,6 +129,7 @@ enum {
 	OPT_LISTEN,
 	OPT_TEXTFILE,
 	OPT_RECORD,
+	OPT_NO_MOUSE,
 };
 
 static const struct option long_opts[] = {
@@ -157,6 +163,7 @@ static const struct option long_opts[] = {
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "no-color", no_argument, NULL, 'C' },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -490,6 +497,9 @@ static int global_opt(struct opts *o, int c, const char *arg, char **err)
 	case 'C':
 		o->color = false;
 		break;
+	case OPT_NO_MOUSE:
+		o->mouse = false;
+		break;
 	default:
 		return 1;
 	}
@@ -649,6 +659,7 @@ enum opts_result opts_parse(int argc, char **argv, bool env_no_color, struct opt
 	memset(o, 0, sizeof(*o));
 	o->delay = 1.0;
 	o->color = !env_no_color;
+	o->mouse = true;
 	o->defaults.hist_index = -1;
 	*err = NULL;
 	optind = 0;	/* full reset, so opts_parse can run more than once */

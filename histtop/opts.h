@@ -56,6 +56,7 @@ struct opts {
 	char *export;		/* write the last frame here at exit, or NULL */
 	char *record;		/* write every frame read into this directory, or NULL */
 	bool color;
+	bool mouse;		/* the screen takes clicks (--no-mouse: not) */
 	bool keep;		/* do not remove the trigger at exit (debug) */
 	bool profile;		/* report read and own time per refresh at exit */
 	bool include_self;	/* do not filter histtop's own pid out */

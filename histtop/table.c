@@ -23,21 +23,6 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* Key parts of entry lines ("{ ... }", tens of bytes): 8 bytes a step. */
-static uint64_t hash_mem(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	for (w = 0; n; n--)
-		w = w << 8 | (unsigned char)s[n - 1];
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 29);
-}
 
 static void rehash(struct table *t, size_t n)
 {
@@ -346,7 +331,8 @@ enum table_key_kind table_key_kind_of(const char *spec)
 	const char *dot = strchr(spec, '.');
 	size_t i, n;
 
-	if (!strcmp(spec, "stacktrace") || !strcmp(spec, "common_stacktrace"))
+	/* stacktrace, common_stacktrace, and 6.12's FIELD.stacktrace */
+	if (hp_key_is_stack(spec))
 		return TABLE_KEY_STACK;
 	if (!dot)
 		return TABLE_KEY_PLAIN;

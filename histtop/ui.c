@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 
 #include "dist.h"
 #include "out.h"
+#include "stree.h"
 #include "ui.h"
 #include "util.h"
 #include "wait.h"
@@ -92,6 +94,19 @@ struct ui {
 	enum opts_field edit_field;
 	char *edit_text;
 	int edit_scroll;	/* the line editor's cells scrolled off to the left */
+	/* g: the call tree of the stacktrace key part */
+	bool tree;
+	struct stree *st;	/* the tree drawn last (owned) */
+	enum stree_order tree_order;	/* o: innermost or outermost frame first */
+	bool tree_asc;		/* r: the lightest children first (the table's order is its own) */
+	size_t tsel, ttop;	/* the selected line, the first shown */
+	char *tsel_path;	/* the selected node's path (owned), NULL: none moved to */
+	char *tree_group;	/* dist_group_key() of the group shown (owned), NULL: all */
+	/* the mouse: what each screen line shows, for a click */
+	size_t *yrow;		/* per line: the row (tree: line) drawn there, or SIZE_MAX */
+	size_t yrow_cap;
+	int yrow_lines;		/* LINES when yrow was filled */
+	bool mouse;		/* the terminal reports clicks, and histtop asked for them */
 	const struct key_action *bindings[KEY_MAX + 1];	/* by key: its action, or NULL */
 };
 
@@ -157,7 +172,22 @@ void ui_free(struct ui *u)
 	free(u->shown);
 	free(u->dist_group);
 	free(u->edit_text);
+	stree_free(u->st);
+	free(u->tsel_path);
+	free(u->tree_group);
+	free(u->yrow);
 	free(u);
+}
+
+void ui_mouse(struct ui *u, bool on)
+{
+	/* presses, not clicks: a click waits mouseinterval() for its release */
+	u->mouse = on && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	if (!u->mouse) {
+		mousemask(0, NULL);
+		return;
+	}
+	mouseinterval(0);
 }
 
 static attr_t pair(const struct ui *u, int p, attr_t fallback)
@@ -357,40 +387,50 @@ static uint64_t cell_val(const struct table *t, const struct table_row *r, size_
 	return *neg ? (uint64_t)0 - v : v;
 }
 
-/* The unit of column j's totals or deltas over rows[0..n), in width cells. */
-static struct unit pick_unit(const struct table *t, struct table_row *const *rows,
-			     const size_t *idx, size_t n, size_t j, bool delta, bool per_sec,
-			     int width)
+/*
+ * The unit of numbers whose largest magnitudes are pos (and neg, of the
+ * negative ones) in width cells: in one unit a larger magnitude is never
+ * the shorter text, so those two decide.
+ */
+static struct unit unit_for(uint64_t pos, uint64_t neg, int width)
 {
 	struct unit f = { 0, 0 };
-	uint64_t max = 0, v;
-	char buf[48];
-	size_t i;
-	bool neg;
+	uint64_t max = pos > neg ? pos : neg;
+	char a[48], b[48];
 
-	for (i = 0; i < n; i++) {
-		v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
-		if (v > max)
-			max = v;
-	}
 	/* digits, else the unit that keeps the largest within 4 digits (or wider) */
 	for (f.pow = 0; f.pow < 6; f.pow++) {
 		if (f.pow && (double)max / pow(1000, f.pow) >= 9999.5)
 			continue;
 		for (f.dec = f.pow && (double)max / pow(1000, f.pow) < 999.5; f.dec >= 0; f.dec--) {
-			for (i = 0; i < n; i++) {
-				v = cell_val(t, rows[idx[i]], j, delta, per_sec, &neg);
-				fmt_unit(buf, sizeof(buf), v, neg, &f);
-				if ((int)strlen(buf) > width)
-					break;
-			}
-			if (i == n)
+			fmt_unit(a, sizeof(a), pos, false, &f);
+			fmt_unit(b, sizeof(b), neg, neg > 0, &f);
+			if ((int)strlen(a) <= width && (int)strlen(b) <= width)
 				return f;
 		}
 	}
 	f.pow = 6;
 	f.dec = 0;
 	return f;
+}
+
+/* The unit of column j's totals or deltas over rows[0..n), in width cells. */
+static struct unit pick_unit(const struct table *t, struct table_row *const *rows,
+			     const size_t *idx, size_t n, size_t j, bool delta, bool per_sec,
+			     int width)
+{
+	uint64_t pos = 0, neg = 0, v;
+	size_t i;
+	bool minus;
+
+	for (i = 0; i < n; i++) {
+		v = cell_val(t, rows[idx[i]], j, delta, per_sec, &minus);
+		if (minus && v > neg)
+			neg = v;
+		else if (!minus && v > pos)
+			pos = v;
+	}
+	return unit_for(pos, neg, width);
 }
 
 static void fmt_total(const struct ui *u, const struct table *t, const struct table_row *r,
@@ -489,6 +529,17 @@ static void keep_selected(struct ui *u, const struct table *t)
 		free(u->sel_key);
 		u->sel_key = xstrdup(k);
 	}
+}
+
+/* The first of n lines shown in rows_avail, so that line sel is in sight. */
+static void scroll_to(size_t sel, size_t *top, size_t n, int rows_avail)
+{
+	if (sel < *top)
+		*top = sel;
+	if (sel >= *top + rows_avail)
+		*top = sel - rows_avail + 1;
+	if (*top && *top + rows_avail > n)
+		*top = n > (size_t)rows_avail ? n - rows_avail : 0;
 }
 
 static void unpin(struct ui *u)
@@ -909,7 +960,11 @@ enum help_when {
 	HW_GROUPS,	/* ... and it is one of several key parts */
 	HW_SYM,		/* a .sym key */
 	HW_STACK,	/* a stacktrace key */
-	HW_TABLE,	/* the table is shown, not a distribution */
+	HW_TABLE,	/* the table is shown, not a distribution or a tree */
+	HW_VALUES,	/* the table or the tree: values are sorted */
+	HW_TREE,	/* the call tree is shown */
+	HW_TABLE_STACK,	/* the table of a stacktrace key */
+	HW_MOUSE,	/* the screen takes clicks */
 	HW_EDIT,	/* histtop installed the trigger: it may change it */
 };
 
@@ -934,15 +989,23 @@ static bool help_can(const struct ui *u, const struct ui_view *v, enum help_when
 	case HW_DIST:
 		return dist;
 	case HW_GROUPS:
-		return dist && t->nkeys > 1;
+		return (dist || stack) && t->nkeys > 1;
 	case HW_SYM:
 		return sym;
 	case HW_STACK:
 		return stack;
 	case HW_TABLE:
+		return !u->dist && !u->tree;
+	case HW_VALUES:
 		return !u->dist;
 	case HW_EDIT:
 		return v->can_edit;
+	case HW_TREE:
+		return u->tree;
+	case HW_TABLE_STACK:
+		return stack && !u->dist && !u->tree;
+	case HW_MOUSE:
+		return u->mouse;
 	default:
 		return true;
 	}
@@ -1067,18 +1130,23 @@ static void dist_spec(struct ui *u, const struct table *t, struct dist_spec *s, 
 	s->keep_ctx = u;
 }
 
-/* The groups of the distribution shown, and the one shown among them
- * (-1: all). */
-static size_t dist_groups_of(struct ui *u, const struct table *t, struct dist_group **g, long *cur)
+/* The groups of a compound key but part field (the rows the filter
+ * keeps), and group's place among them (-1: all). */
+static size_t groups_of(struct ui *u, const struct table *t, size_t field, const char *group,
+			struct dist_group **g, long *cur)
 {
 	struct dist_spec s;
 	size_t n, i;
 
-	dist_spec(u, t, &s, false);
+	memset(&s, 0, sizeof(s));
+	s.field = field;
+	s.col = dist_col(t);
+	s.keep = ui_row_shown;
+	s.keep_ctx = u;
 	n = dist_groups(t, &s, g);
 	*cur = -1;
-	for (i = 0; u->dist_group && i < n; i++)
-		if (!strcmp((*g)[i].key, u->dist_group))
+	for (i = 0; group && i < n; i++)
+		if (!strcmp((*g)[i].key, group))
 			*cur = (long)i;
 	return n;
 }
@@ -1133,7 +1201,7 @@ static void draw_dist(struct ui *u, const struct ui_view *v)
 	long cur = -1;
 	bool cum = u->show_totals, fell_back = false;
 
-	ng = t->nkeys > 1 ? dist_groups_of(u, t, &g, &cur) : 0;
+	ng = t->nkeys > 1 ? groups_of(u, t, f, u->dist_group, &g, &cur) : 0;
 	if (u->dist_group && cur < 0) {
 		/* the group left the table (or the filter): every group again */
 		free(u->dist_group);
@@ -1305,6 +1373,168 @@ static void draw_status_lines(struct ui *u, const struct ui_view *v)
 	attrset(A_NORMAL);
 }
 
+/* The stacktrace key part, or t->nkeys: none. */
+static size_t stack_field(const struct table *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->nkeys; k++)
+		if (t->key_kinds[k] == TABLE_KEY_STACK)
+			break;
+	return k;
+}
+
+/* What the tree sums and orders by: the table's sort column and kind. */
+static void tree_spec(struct ui *u, const struct table *t, struct stree_spec *s)
+{
+	enum table_sort_by by = table_sort_get_by(t);
+
+	memset(s, 0, sizeof(*s));
+	s->field = stack_field(t);
+	s->col = dist_col(t);
+	s->by = u->show_totals || !by_change(t) ? STREE_TOTAL :
+		by == TABLE_BY_RATE ? STREE_RATE : STREE_DELTA;
+	s->ascending = u->tree_asc;
+	s->order = u->tree_order;
+	s->group = u->tree_group;
+	s->keep = ui_row_shown;
+	s->keep_ctx = u;
+}
+
+/* The tree's columns: share, total, change (or rate), then the frames. */
+#define TREE_PCTW 7
+
+static int tree_numw(void)
+{
+	return COLS >= 120 ? 13 : COLS >= 80 ? 10 : 8;
+}
+
+/*
+ * The call tree (g): the stacks of the rows the filter keeps merged by
+ * frame, a line a node, each with its share of the whole, its total and
+ * change (or rate), indented under its parent; "+" marks a closed node
+ * with children, "-" an open one.
+ */
+static void draw_tree(struct ui *u, const struct ui_view *v)
+{
+	const struct table *t = v->t;
+	const struct stree *st;
+	struct dist_group *g = NULL;
+	struct stree_spec s;
+	struct strbuf sb;
+	struct unit ut, ud;
+	uint64_t maxt = 0, maxd = 0;
+	attr_t hdr = pair(u, PAIR_TITLE, A_REVERSE), srt = pair(u, PAIR_SORT, A_BOLD | A_UNDERLINE);
+	const char *arrow;
+	char buf[48];
+	size_t i, ng = 0;
+	long cur = -1, found;
+	int numw = tree_numw(), x0, treew, y, rows_avail;
+	bool delta;
+
+	if (!u->st)
+		u->st = stree_new();
+	tree_spec(u, t, &s);
+	if (t->nkeys > 1) {
+		ng = groups_of(u, t, s.field, u->tree_group, &g, &cur);
+		if (u->tree_group && cur < 0) {
+			/* the group left the table (or the filter): every group again */
+			free(u->tree_group);
+			u->tree_group = NULL;
+			s.group = NULL;
+		}
+	}
+	stree_build(u->st, t, &s);
+	st = u->st;
+	/* the selection stays on its node while the node is there */
+	if (u->tsel_path && (found = stree_find(st, u->tsel_path)) >= 0)
+		u->tsel = (size_t)found;
+	if (u->tsel >= st->nlines)
+		u->tsel = st->nlines ? st->nlines - 1 : 0;
+	rows_avail = LINES - HEADER_LINES - 1 > 1 ? LINES - HEADER_LINES - 1 : 1;
+	scroll_to(u->tsel, &u->ttop, st->nlines, rows_avail);
+	delta = s.col >= 0 && !u->show_totals;
+	x0 = TREE_PCTW + numw * (1 + delta) + 1;
+	treew = COLS - x0;
+	/* one unit a column over the lines shown */
+	for (i = u->ttop; i < st->nlines && i < u->ttop + rows_avail; i++) {
+		const struct stree_node *n = st->lines[i].node;
+		uint64_t d = u->per_sec ? (uint64_t)llround(n->rate) : n->delta;
+
+		maxt = n->total > maxt ? n->total : maxt;
+		maxd = d > maxd ? d : maxd;
+	}
+	ut = unit_for(maxt, 0, numw - 1);
+	ud = unit_for(maxd, 0, numw - 1);
+	/* 5: the column header, the weight that orders the tree marked */
+	arrow = s.ascending ? "^" : "v";
+	attrset(hdr);
+	mvhline(4, 0, ' ', COLS);
+	put_right(u, 4, 0, "share", TREE_PCTW - 1);
+	attrset(st->by == STREE_TOTAL ? srt : hdr);
+	fit_name(u, buf, sizeof(buf), st->by == STREE_TOTAL ? arrow : "",
+		 s.col >= 0 ? t->cols[s.col].name : "-", numw - 1);
+	put_right(u, 4, TREE_PCTW, buf, numw);
+	if (delta) {
+		attrset(st->by != STREE_TOTAL ? srt : hdr);
+		snprintf(buf, sizeof(buf), "%s%s", st->by != STREE_TOTAL ? arrow : "",
+			 u->per_sec ? "/s" : delta_sym(u));
+		put_right(u, 4, TREE_PCTW + numw, buf, numw);
+	}
+	attrset(hdr);
+	sb_init(&sb);
+	sb_printf(&sb, "%s, %s first", t->key_names[s.field],
+		  u->tree_order == STREE_CALLEE ? "callee" : "caller");
+	if (t->nkeys > 1) {
+		char *gt = cur >= 0 ? out_key_view(t, g[cur].row, !u->utf8, !u->show_addr, s.field) :
+				      NULL;
+
+		if (gt)
+			sb_printf(&sb, " of %s", gt);
+		else
+			sb_puts(&sb, " of every group");
+		sb_printf(&sb, " (%ld/%zu)", cur + 2, ng + 1);
+		free(gt);
+	}
+	if (st->fell_back)
+		sb_puts(&sb, " (totals: none in the last interval)");
+	put_cells(u, 4, x0, sb.buf, treew, 0);
+	sb_free(&sb);
+	attrset(A_NORMAL);
+	/* the lines */
+	for (i = u->ttop, y = HEADER_LINES; i < st->nlines && y < LINES - 1; i++, y++) {
+		const struct stree_node *n = st->lines[i].node;
+		int indent = 2 * (int)st->lines[i].depth;
+		char *esc;
+
+		u->yrow[y] = i;
+		attrset(i == u->tsel ? A_REVERSE : A_NORMAL);
+		mvhline(y, 0, ' ', COLS);
+		snprintf(buf, sizeof(buf), "%.1f%%", 100 * stree_share(st, n));
+		put_right(u, y, 0, buf, TREE_PCTW - 1);
+		fmt_unit(buf, sizeof(buf), n->total, false, &ut);
+		put_right(u, y, TREE_PCTW, buf, numw);
+		if (delta) {
+			fmt_unit(buf, sizeof(buf), u->per_sec ? (uint64_t)llround(n->rate) : n->delta,
+				 false, &ud);
+			put_right(u, y, TREE_PCTW + numw, buf, numw);
+		}
+		/* deep chains: the indent stops at half the frames' room */
+		if (indent > treew / 2)
+			indent = treew / 2;
+		esc = str_escape(n->frame, !u->utf8);
+		snprintf(buf, sizeof(buf), "%s", !n->nkids ? "  " : n->open ? "- " : "+ ");
+		put_cells(u, y, x0 + indent, buf, treew - indent, 0);
+		put_cells(u, y, x0 + indent + 2, esc, treew - indent - 2, 0);
+		free(esc);
+	}
+	attrset(A_NORMAL);
+	if (!st->nlines)
+		put_cells(u, HEADER_LINES + 1, 2, u->filter[0] && t->nrows ?
+			  "no row matches the filter" : "no stacks yet", COLS - 2, 0);
+	dist_groups_free(g, ng);
+}
+
 void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 {
 	size_t limit;
@@ -1312,7 +1542,9 @@ void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 	/* v: a distribution, while the key part shown can be one; it needs no order */
 	if (u->dist && dist_field_kind(t, u->dist - 1) == DIST_NONE)
 		u->dist = 0;
-	if (u->dist)
+	if (u->tree && stack_field(t) == t->nkeys)
+		u->tree = false;
+	if (u->dist || u->tree)
 		return;
 	/* a delta sort with the deltas hidden would be a sort nobody can see */
 	if (u->show_totals && by_change(t))
@@ -1336,12 +1568,19 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	size_t i;
 	uint64_t sortsum = 0;
 
-	if (u->dist) {
+	u->yrow = xgrow(u->yrow, &u->yrow_cap, (size_t)LINES + 1, sizeof(*u->yrow));
+	for (i = 0; i <= (size_t)LINES; i++)
+		u->yrow[i] = SIZE_MAX;
+	u->yrow_lines = LINES;
+	if (u->dist || u->tree) {
 		erase();
 		filter_rows(u, t);
 		u->lay.hidden = 0;
 		draw_header(u, v);
-		draw_dist(u, v);
+		if (u->dist)
+			draw_dist(u, v);
+		else
+			draw_tree(u, v);
 		goto bottom;
 	}
 	erase();
@@ -1351,12 +1590,7 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	rows_avail = LINES - HEADER_LINES - 1;
 	if (rows_avail < 1)
 		rows_avail = 1;
-	if (u->sel < u->top)
-		u->top = u->sel;
-	if (u->sel >= u->top + rows_avail)
-		u->top = u->sel - rows_avail + 1;
-	if (u->top && u->top + rows_avail > u->nshown)
-		u->top = u->nshown > (size_t)rows_avail ? u->nshown - rows_avail : 0;
+	scroll_to(u->sel, &u->top, u->nshown, rows_avail);
 	/* the key texts on screen, and the widest of them */
 	free_keys(u);
 	u->keys = xgrow(u->keys, &u->keys_cap, (size_t)rows_avail + 1, sizeof(*u->keys));
@@ -1387,9 +1621,13 @@ void ui_draw(struct ui *u, const struct ui_view *v)
 	draw_colhdr(u, t);
 	sortsum = bar_whole(u, t);
 	y = HEADER_LINES;
-	for (i = u->top; i < u->nshown && y < LINES - 1; i++)
-		y += draw_row(u, v, t->rows[u->shown[i]], u->keys[i - u->top], y, i == u->sel,
-			      sortsum);
+	for (i = u->top; i < u->nshown && y < LINES - 1; i++) {
+		int n = draw_row(u, v, t->rows[u->shown[i]], u->keys[i - u->top], y, i == u->sel,
+				 sortsum);
+
+		while (n-- > 0 && y < LINES)
+			u->yrow[y++] = i;
+	}
 	if (!u->nshown) {
 		put_cells(u, HEADER_LINES + 1, 2, t->nrows ? "no row matches the filter" :
 			  t->paused ? "no entries yet (the trigger is paused: c continues)" :
@@ -1648,9 +1886,27 @@ static enum prompt_result ask(struct ui *u, const char *question)
 /* The cursor moved: the selection is the key at its new place. */
 static void move_to(struct ui *u)
 {
+	if (u->tree) {
+		/* in the tree, the selection is a node: its path */
+		free(u->tsel_path);
+		u->tsel_path = u->st && u->tsel < u->st->nlines ? stree_path(u->st, u->tsel) : NULL;
+		return;
+	}
 	u->pinned = true;
 	free(u->sel_key);
 	u->sel_key = NULL;
+}
+
+/* The cursor the move keys act on: the table's row, or the tree's line;
+ * *n: how many there are. */
+static size_t *cursor(struct ui *u, size_t *n)
+{
+	if (u->tree) {
+		*n = u->st ? u->st->nlines : 0;
+		return &u->tsel;
+	}
+	*n = u->nshown;
+	return &u->sel;
 }
 
 /* v: the next key part that can be a distribution after the one shown, or
@@ -1668,14 +1924,17 @@ static size_t next_dist(const struct table *t, size_t cur)
 /* n, N: the next or previous group of a compound key; "all" is one of them. */
 static void step_group(struct ui *u, const struct table *t, int dir)
 {
+	char **group = u->tree ? &u->tree_group : &u->dist_group;
 	struct dist_group *g;
 	long cur;
-	size_t n = dist_groups_of(u, t, &g, &cur);
+	size_t n = groups_of(u, t, u->tree ? stack_field(t) : u->dist - 1, *group, &g, &cur);
 	long next = (cur + 1 + dir + (long)n + 1) % ((long)n + 1) - 1;
 
-	free(u->dist_group);
-	u->dist_group = next >= 0 ? xstrdup(g[next].key) : NULL;
+	free(*group);
+	*group = next >= 0 ? xstrdup(g[next].key) : NULL;
 	u->dist_top = 0;
+	u->tsel = 0;
+	move_to(u);
 	dist_groups_free(g, n);
 }
 
@@ -1760,7 +2019,10 @@ static enum ui_action act_sort_col(const struct key_ctx *c)
 
 static enum ui_action act_reverse(const struct key_ctx *c)
 {
-	table_sort_set_ascending(c->t, !table_sort_get_ascending(c->t));
+	if (c->u->tree)
+		c->u->tree_asc = !c->u->tree_asc;
+	else
+		table_sort_set_ascending(c->t, !table_sort_get_ascending(c->t));
 	return UI_REDRAW;
 }
 
@@ -1884,10 +2146,47 @@ static enum ui_action act_escape(const struct key_ctx *c)
 	return UI_REDRAW;
 }
 
+/* the tree's selected node opened or closed (all: its whole subtree) */
+static void tree_open(struct ui *u, bool open, bool all)
+{
+	if (!u->st || u->tsel >= u->st->nlines)
+		return;
+	stree_set_open(u->st, u->tsel, open, all);
+	move_to(u);
+}
+
 static enum ui_action act_expand(const struct key_ctx *c)
 {
-	c->u->expand = !c->u->expand;
-	c->u->pinned = true;
+	struct ui *u = c->u;
+
+	if (u->tree) {
+		if (u->st && u->tsel < u->st->nlines)
+			tree_open(u, !u->st->lines[u->tsel].node->open, false);
+		return UI_REDRAW;
+	}
+	u->expand = !u->expand;
+	u->pinned = true;
+	return UI_REDRAW;
+}
+
+/* the tree: Right opens (or, open, steps to the first child), Left closes
+ * (or, closed, steps to the parent) */
+static enum ui_action tree_right_left(struct ui *u, bool right)
+{
+	const struct stree_node *n;
+
+	if (!u->st || u->tsel >= u->st->nlines)
+		return UI_REDRAW;
+	n = u->st->lines[u->tsel].node;
+	if (right && n->open)
+		u->tsel++;
+	else if (!right && !n->open)
+		u->tsel = stree_parent(u->st, u->tsel);
+	else {
+		tree_open(u, right, false);
+		return UI_REDRAW;
+	}
+	move_to(u);
 	return UI_REDRAW;
 }
 
@@ -1895,6 +2194,9 @@ static enum ui_action act_scroll(const struct key_ctx *c)
 {
 	struct ui *u = c->u;
 	int step = u->lay.keyw > 16 ? u->lay.keyw / 2 : 8;
+
+	if (u->tree)
+		return tree_right_left(u, c->key == KEY_RIGHT);
 
 	u->hscroll += c->key == KEY_RIGHT ? step : -step;
 	if (u->hscroll > u->hscroll_max)
@@ -1904,54 +2206,60 @@ static enum ui_action act_scroll(const struct key_ctx *c)
 	return UI_REDRAW;
 }
 
+/* Move the cursor by d rows (or lines), within them. */
+static void move_by(struct ui *u, long d)
+{
+	size_t n, *cur = cursor(u, &n);
+
+	if (d < 0)
+		*cur = *cur > (size_t)-d ? *cur - (size_t)-d : 0;
+	else
+		*cur += (size_t)d;
+	if (*cur >= n)
+		*cur = n ? n - 1 : 0;
+	move_to(u);
+}
+
 static enum ui_action act_up(const struct key_ctx *c)
 {
-	if (c->u->sel)
-		c->u->sel--;
-	move_to(c->u);
+	move_by(c->u, -1);
 	return UI_REDRAW;
 }
 
 static enum ui_action act_down(const struct key_ctx *c)
 {
-	if (c->u->sel + 1 < c->u->nshown)
-		c->u->sel++;
-	move_to(c->u);
+	move_by(c->u, 1);
 	return UI_REDRAW;
 }
 
 static enum ui_action act_page_up(const struct key_ctx *c)
 {
-	struct ui *u = c->u;
-
-	u->sel = u->sel > (size_t)c->page ? u->sel - c->page : 0;
-	move_to(u);
+	move_by(c->u, -c->page);
 	return UI_REDRAW;
 }
 
 static enum ui_action act_page_down(const struct key_ctx *c)
 {
-	struct ui *u = c->u;
-
-	u->sel += c->page;
-	if (u->sel >= u->nshown)
-		u->sel = u->nshown ? u->nshown - 1 : 0;
-	move_to(u);
+	move_by(c->u, c->page);
 	return UI_REDRAW;
 }
 
 /* the top row, whichever key it holds, like before any move */
 static enum ui_action act_home(const struct key_ctx *c)
 {
-	c->u->sel = 0;
-	unpin(c->u);
+	size_t n;
+
+	*cursor(c->u, &n) = 0;
+	if (c->u->tree)
+		move_to(c->u);
+	else
+		unpin(c->u);
 	return UI_REDRAW;
 }
 
 static enum ui_action act_end(const struct key_ctx *c)
 {
-	c->u->sel = c->u->nshown ? c->u->nshown - 1 : 0;
-	move_to(c->u);
+	move_by(c->u, LONG_MAX);
 	return UI_REDRAW;
 }
 
@@ -1961,9 +2269,135 @@ static enum ui_action act_dist(const struct key_ctx *c)
 	struct ui *u = c->u;
 
 	u->dist = next_dist(c->t, u->dist);
+	u->tree = false;
 	free(u->dist_group);
 	u->dist_group = NULL;
 	u->dist_top = 0;
+	return UI_REDRAW;
+}
+
+/* g: the call tree of the stacktrace key part, or the table again */
+static enum ui_action act_tree(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+
+	if (stack_field(c->t) == c->t->nkeys)
+		return UI_REDRAW;
+	u->tree = !u->tree;
+	u->dist = 0;
+	return UI_REDRAW;
+}
+
+/* o: callee first (the hottest function at the root) or caller first */
+static enum ui_action act_tree_order(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+
+	u->tree_order = u->tree_order == STREE_CALLEE ? STREE_CALLER : STREE_CALLEE;
+	if (u->st)
+		stree_close_all(u->st);
+	u->tsel = u->ttop = 0;
+	free(u->tsel_path);
+	u->tsel_path = NULL;
+	return UI_REDRAW;
+}
+
+/* *: the selected node's whole subtree open */
+static enum ui_action act_tree_all(const struct key_ctx *c)
+{
+	tree_open(c->u, true, true);
+	return UI_REDRAW;
+}
+
+/* n, N in the tree (the distribution view takes them first) */
+static enum ui_action act_group(const struct key_ctx *c)
+{
+	if (c->u->tree && c->t->nkeys > 1)
+		step_group(c->u, c->t, c->key == 'n' ? 1 : -1);
+	return UI_REDRAW;
+}
+
+/*
+ * A click on the column header sorts on the column under it (again:
+ * the other way round); the key column sorts by key.  The tree's header
+ * chooses total or change.
+ */
+static void click_header(const struct key_ctx *c, int x)
+{
+	struct ui *u = c->u;
+	struct table *t = c->t;
+	enum table_sort_by by = TABLE_BY_KEY, chg = u->per_sec ? TABLE_BY_RATE : TABLE_BY_DELTA;
+	int col = table_sort_get_col(t), at = u->lay.keyw;
+	size_t j;
+
+	if (u->tree) {
+		col = dist_col(t);
+		if (col < 0 || x < TREE_PCTW || x >= TREE_PCTW + tree_numw() * (2 - u->show_totals))
+			return;
+		by = x < TREE_PCTW + tree_numw() ? TABLE_BY_TOTAL : chg;
+	} else if (x >= at) {
+		for (j = 0; j < t->ncols; j++) {
+			if (!u->colshow[j])
+				continue;
+			col = (int)j;
+			by = TABLE_BY_TOTAL;
+			if (x < (at += u->lay.numw))
+				break;
+			if (!has_delta(u, t, j))
+				continue;
+			by = chg;
+			if (x < (at += u->lay.numw))
+				break;
+		}
+		if (j == t->ncols)
+			return;	/* the share bar */
+	}
+	if (u->tree) {
+		/* the tree's order is its own; the table's sort says what it weighs */
+		if (by == (by_change(t) && !u->show_totals ? table_sort_get_by(t) : TABLE_BY_TOTAL))
+			u->tree_asc = !u->tree_asc;
+		else
+			table_sort_set_by(t, by);
+		return;
+	}
+	if (by == table_sort_get_by(t) && (by == TABLE_BY_KEY || col == table_sort_get_col(t))) {
+		table_sort_set_ascending(t, !table_sort_get_ascending(t));
+		return;
+	}
+	table_sort_set_col(t, col);
+	table_sort_set_by(t, by);
+	table_sort_set_ascending(t, by == TABLE_BY_KEY);
+}
+
+/* The mouse: the header sorts, a row is selected (a tree node opens or
+ * closes), the wheel moves. */
+static enum ui_action act_mouse(const struct key_ctx *c)
+{
+	struct ui *u = c->u;
+	MEVENT ev;
+	size_t n, *cur;
+
+	if (getmouse(&ev) != OK || u->dist)
+		return UI_NONE;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		move_by(u, ev.bstate & BUTTON4_PRESSED ? -3 : 3);
+		return UI_REDRAW;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return UI_NONE;
+	if (ev.y == HEADER_LINES - 1) {
+		click_header(c, ev.x);
+		return UI_REDRAW;
+	}
+	if (ev.y < 0 || ev.y >= u->yrow_lines || !u->yrow || u->yrow[ev.y] == SIZE_MAX)
+		return UI_NONE;
+	cur = cursor(u, &n);
+	if (u->yrow[ev.y] >= n)
+		return UI_NONE;
+	*cur = u->yrow[ev.y];
+	move_to(u);
+	if (u->tree)
+		tree_open(u, !u->st->lines[u->tsel].node->open, false);
 	return UI_REDRAW;
 }
 
@@ -1995,11 +2429,15 @@ static const struct key_action {
 	{ "f      freeze the display", HW_ALWAYS, { 'f', ' ' }, UI_FREEZE, NULL },
 	{ "< >    previous/next sort column", HW_ALWAYS, { '<', '>' }, UI_NONE, act_sort_col },
 	{ "r      reverse the order", HW_ALWAYS, { 'r' }, UI_NONE, act_reverse },
-	{ "d      sort: change, rate /s, total", HW_TABLE, { 'd' }, UI_NONE, act_sort_change },
+	{ "d      sort: change, rate /s, total", HW_VALUES, { 'd' }, UI_NONE, act_sort_change },
 	{ "k      sort by key", HW_TABLE, { 'k' }, UI_NONE, act_sort_key },
 	{ "t      totals only; v: since start", HW_ALWAYS, { 't' }, UI_NONE, act_totals },
 	{ "v      distributions: on, next, off", HW_DIST, { 'v' }, UI_NONE, act_dist },
-	{ "n N    next/previous distribution", HW_GROUPS, { 'n', 'N' }, UI_NONE, NULL },
+	{ "g      call tree of stacks: on, off", HW_STACK, { 'g' }, UI_NONE, act_tree },
+	{ "o      tree: callee or caller first", HW_TREE, { 'o' }, UI_NONE, act_tree_order },
+	{ "Enter Right Left  open, close a node", HW_TREE, { 0 }, UI_NONE, NULL },
+	{ "*      open the whole subtree", HW_TREE, { '*' }, UI_NONE, act_tree_all },
+	{ "n N    next/previous group", HW_GROUPS, { 'n', 'N' }, UI_NONE, act_group },
 	{ "a      show/hide .sym addresses", HW_SYM, { 'a' }, UI_NONE, act_addr },
 	{ "+ -    refresh slower / faster", HW_RETIME, { '+' }, UI_SLOWER, NULL },
 	{ NULL, HW_ALWAYS, { '-' }, UI_FASTER, NULL },
@@ -2011,7 +2449,8 @@ static const struct key_action {
 	{ NULL, HW_ALWAYS, { KEY_HOME }, UI_NONE, act_home },
 	{ NULL, HW_ALWAYS, { KEY_END }, UI_NONE, act_end },
 	{ "Left Right  scroll long keys", HW_TABLE, { KEY_LEFT, KEY_RIGHT }, UI_NONE, act_scroll },
-	{ "Enter  expand a stack", HW_STACK, { '\n', KEY_ENTER }, UI_NONE, act_expand },
+	{ "Enter  expand a stack", HW_TABLE_STACK, { '\n', KEY_ENTER }, UI_NONE, act_expand },
+	{ "mouse  header: sort; row: select", HW_MOUSE, { KEY_MOUSE }, UI_NONE, act_mouse },
 	{ "e      export the rows shown to files", HW_ALWAYS, { 'e' }, UI_EXPORT, NULL },
 	{ "E      edit keys, values, filter, event", HW_EDIT, { 'E' }, UI_NONE, act_edit },
 	{ "Tab    next trigger", HW_SEVERAL, { '\t' }, UI_NEXT_TRIGGER, NULL },

@@ -50,6 +50,8 @@ enum ui_action {
 
 /* quit: the flag the signal handlers set; every wait for a key ends on it. */
 struct ui *ui_new(bool color, const volatile sig_atomic_t *quit, char **err);
+/* Take mouse clicks (on: when the terminal reports them), or not. */
+void ui_mouse(struct ui *u, bool on);
 /* Leave curses; safe to call twice and from any exit path. */
 void ui_free(struct ui *u);
 /*

@@ -322,3 +322,18 @@ char *str_escape_lines(const char *s, bool ascii)
 	sb_add_escaped(&sb, s, strlen(s), ascii);
 	return sb_detach(&sb);
 }
+
+uint64_t hash_mem(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (w = 0; n; n--)
+		w = w << 8 | (unsigned char)s[n - 1];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}

@@ -45,6 +45,9 @@ void sb_add_i64(struct strbuf *sb, int64_t v);
 /* Give the buffer away (caller frees); sb is reset. */
 char *sb_detach(struct strbuf *sb);
 
+/* A hash of n bytes, 8 bytes a step (table keys, stack frames). */
+uint64_t hash_mem(const char *s, size_t n);
+
 /*
  * Untrusted text (process names, string keys, file contents) for people.
  * utf8_seq: the length of the valid UTF-8 sequence at s (1 to 4 bytes, no

@@ -237,7 +237,7 @@ $(screen)"
 		[ "$(printf '%s\n' "$t" | wc -l)" -lt 400 ] || break
 	done
 	like "$t" 'v +distributions: on, next, off' "$size: the help offers v"
-	like "$t" 'n N +next/previous distribution' "$size: and n N"
+	like "$t" 'n N +next/previous group' "$size: and n N"
 	! printf '%s\n' "$t" | grep -qE 'd +sort: change|k +sort by key|Left Right'
 	ok $? "$size: the distribution's help leaves out d, k and Left Right, which act on the table"
 	like "$t" 'bold: new this interval' "$size: NO_COLOR: the legend names no colour"

@@ -21,12 +21,12 @@ check "only ui.c includes curses.h" "ui.c " "$(owners curses.h)$(owners ncurses)
 check "only http.c includes microhttpd.h" "http.c " "$(owners microhttpd.h)"
 check "libtraceevent is used only through libtracefs" "" "$(owners event-parse.h)"
 core=$(grep -lE '#include <(unistd|fcntl|dirent|sys/stat)\.h>' \
-	"$src"/hp.c "$src"/table.c "$src"/dist.c "$src"/opts.c "$src"/out.c 2>/dev/null |
+	"$src"/hp.c "$src"/table.c "$src"/dist.c "$src"/stree.c "$src"/opts.c "$src"/out.c 2>/dev/null |
 	sed 's|.*/||' | tr '\n' ' ')
 # a file renamed away must not leave the check with nothing to grep
-for f in hp.c table.c dist.c opts.c out.c; do
+for f in hp.c table.c dist.c stree.c opts.c out.c; do
 	[ -f "$src/$f" ] || core="${core}missing:$f "
 done
-check "the pure core (hp, table, dist, opts, out) does no file-system I/O" "" "$core"
+check "the pure core (hp, table, dist, stree, opts, out) does no file-system I/O" "" "$core"
 echo "1..$n"
 exit $fail

@@ -122,8 +122,10 @@ workload -c fx_da read 5 1
 workload -c fx_da read 3 100
 workload -c fx_db read 4 5000
 workload -c fx_db read 1 40000
-wait_for 'Entries 4/'
-ok $? "dist: four buckets in the kernel's table"
+# the rows, not the kernel's Entries: under interval reads those are the
+# last interval's, and the four workloads can span two intervals
+wait_for '^ *fx_db \[[0-9]+\], ~ 2\^16 '
+is "$(screen | grep -cE '^ *fx_d[ab] \[[0-9]+\], ~ 2\^[0-9]+ ')" 4 "dist: four buckets in the table"
 $T send-keys -t t v t
 wait_for 'hitcount, total'
 # the buckets on screen, "label weight", and what they must be
@@ -145,5 +147,30 @@ $T send-keys -t t q
 wait_for 'EXITED 0'
 ok $? "dist: q: histtop exits 0"
 is "$(histtop_instances)" 0 "dist: no histtop instance left"
+
+# the call tree on the real engine: seven reads by one process, each from
+# the syscall entry; caller first, the entry is the one root with all 7
+# (stacktrace is common_stacktrace on 6.12: histtop asks for either)
+$T kill-server 2>/dev/null
+$T new-session -d -s t -x 100 -y 30 \
+	"histtop -e syscalls:sys_enter_read -k stacktrace --filter 'comm == \"fx_tr\"' -d 0.3; echo EXITED \$?; sleep 60"
+wait_for 'Hits'
+workload -c fx_tr read 7 1
+wait_for 'Hits 7 '
+ok $? "tree: seven reads counted"
+$T send-keys -t t g
+wait_for 'callee first'
+ok $? "tree: g shows the call tree, callee first"
+$T send-keys -t t o
+wait_for 'caller first'
+like "$(screen | sed -n 6p)" '^ *100\.0% +7 .*\+ entry_SYSCALL_64' \
+	"tree: caller first, the syscall entry holds all 7 (100.0%)"
+$T send-keys -t t Right
+wait_for '^ *100\.0% +7 .*- entry_SYSCALL_64'
+like "$(screen | sed -n 7p)" '^ *100\.0% +7 .*do_syscall_64' "tree: Right opens it: do_syscall_64 below"
+$T send-keys -t t q
+wait_for 'EXITED 0'
+ok $? "tree: q: histtop exits 0"
+is "$(histtop_instances)" 0 "tree: no histtop instance left"
 reset_triggers
 done_testing
