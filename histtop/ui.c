@@ -2341,12 +2341,12 @@ static void click_header(const struct key_ctx *c, int x)
 				continue;
 			col = (int)j;
 			by = TABLE_BY_TOTAL;
-			if (x < (at += u->lay.numw))
+			if (x < (at += u->lay.w[2 * j]))
 				break;
 			if (!has_delta(u, t, j))
 				continue;
 			by = chg;
-			if (x < (at += u->lay.numw))
+			if (x < (at += u->lay.w[2 * j + 1]))
 				break;
 		}
 		if (j == t->ncols)
