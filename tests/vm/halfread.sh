@@ -14,6 +14,20 @@ rm -rf $tmp
 mkdir -p $tmp
 KE=$TRACING/kprobe_events
 reset_triggers
+# a read cut part-way fails with ESTALE on the 6.12 series; the 6.1
+# backport (linux/6.1) does not mark a cut read yet: it ends at EOF
+case $(uname -r) in
+6.1.*) cut_err=false ;;
+*) cut_err=true ;;
+esac
+# cut: the last command's status and its stderr file say the read was cut
+cut() {	# STATUS ERRFILE
+	if $cut_err; then
+		[ "$1" -ne 0 ] && grep -qi 'stale' "$2"
+	else
+		[ "$1" -eq 0 ]
+	fi
+}
 
 if [ ! -w "$KE" ]; then
 	echo "1..0 # SKIP no kprobe_events"
@@ -43,11 +57,11 @@ ok $? "the event is deleted while the reader holds its fd"
 grep -q '^p:kprobes/p1 ' "$KE"
 ok $((! $?)) "p1 is gone from kprobe_events"
 cat <&3 >$tmp/part2 2>$tmp/err
-st=$?
-[ "$st" -ne 0 ] && grep -qi 'stale' $tmp/err
-ok $? "reading on after the deletion fails with ESTALE: the read was cut ($(cat $tmp/err))"
-cat <&3 >/dev/null 2>&1
-ok $((! $?)) "and so does the read after it"
+cut $? $tmp/err
+ok $? "reading on after the deletion says the read was cut ($(cat $tmp/err))"
+cat <&3 >/dev/null 2>$tmp/err
+cut $? $tmp/err
+ok $? "and so does the read after it"
 exec 3<&-
 # What it gets is what was formatted before the removal, then ESTALE.
 m=$(grep -c '^{ ' $tmp/part2)
@@ -86,9 +100,8 @@ if [ -w "$SE" ]; then
 	# shellcheck disable=SC2320
 	ok $? "a synthetic event is deleted while a reader holds its hist"
 	cat <&3 >/dev/null 2>$tmp/err
-	st=$?
-	[ "$st" -ne 0 ] && grep -qi 'stale' $tmp/err
-	ok $? "reading on after the synthetic event's deletion fails with ESTALE ($(cat $tmp/err))"
+	cut $? $tmp/err
+	ok $? "reading on after the synthetic event's deletion says the read was cut ($(cat $tmp/err))"
 	exec 3<&-
 fi
 
