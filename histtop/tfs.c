@@ -684,10 +684,21 @@ static char *event_fields(struct tfs *t, const char *sys, const char *event)
 	return sb.len ? sb_detach(&sb) : (sb_free(&sb), NULL);
 }
 
+/*
+ * A kernel that streams the hist file cuts a read when a table it has not
+ * finished is cleared or removed, or its event deleted: read() fails with
+ * ESTALE after the start of the table, and a read from offset 0 gives the
+ * table as it is then.  What was read is never a table: read again, up to
+ * this many times.  Other kernels format the whole file at the first read
+ * and never cut one.
+ */
+#define TFS_CUT_TRIES 3
+
 /* The whole file from offset 0 into *out (overwritten), one pread() a block. */
 static int read_from_start(int fd, const char *path, struct strbuf *out, char **err)
 {
 	ssize_t n;
+	int cuts = 0;
 
 	out->len = 0;
 	for (;;) {
@@ -696,7 +707,16 @@ static int read_from_start(int fd, const char *path, struct strbuf *out, char **
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			*err = xasprintf("reading %s: %s", path, strerror(errno));
+			if (errno == ESTALE && ++cuts < TFS_CUT_TRIES) {
+				out->len = 0;	/* a cut read: from the start again */
+				continue;
+			}
+			if (errno == ESTALE)
+				*err = xasprintf("read cut short %d times running, the table "
+						 "cleared or removed while it was read: %s",
+						 cuts, path);
+			else
+				*err = xasprintf("reading %s: %s", path, strerror(errno));
 			return -1;
 		}
 		if (n == 0)
