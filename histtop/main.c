@@ -888,6 +888,7 @@ static void ui_show(struct app *a, size_t i, struct ui_view *v, char **desc)
 	v->can_edit = source_can_edit(r->src);
 	v->trig = r->tr;
 	v->several = a->nruns > 1;
+	v->index = i;
 	v->stale_since = r->read_error ? v->stale_since : 0;
 }
 

@@ -101,8 +101,8 @@ const char opts_usage[] =
 "clears); Up, Down, PgUp, PgDn, Home, End move; Left, Right scroll long\n"
 "keys; Enter expand a stack; e export the frame (new files: NAME, NAME-1,\n"
 "...); E edit the trigger in place: its keys, values, filter or event (not\n"
-"with --attach or --replay); Tab next trigger (each keeps its own sort; the\n"
-"filter is the screen's); ? help (the keys that can act); q quit.  The\n"
+"with --attach or --replay); Tab next trigger (each keeps its own sort and\n"
+"filter); ? help (the keys that can act); q quit.  The\n"
 "mouse: a click on the column header sorts (again: reverses), on a row\n"
 "selects it (opens or closes a tree node).\n"
 "The screen quits, like q, when the terminal's input ends.\n";

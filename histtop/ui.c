@@ -72,7 +72,10 @@ struct ui {
 	bool help_more;		/* the help has lines below the window */
 	bool expand;		/* Enter: the selected row's stack, one frame a line */
 	bool bar_totals;	/* the share bar shows totals, not deltas */
-	char filter[128];
+	char filter[128];	/* the / filter of the trigger shown */
+	char (*filters)[128];	/* each trigger's filter while another shows (owned) */
+	size_t filters_cap;
+	size_t filter_of;	/* the trigger filter belongs to */
 	size_t top_n;		/* -T: rows shown at most (0: all) */
 	size_t nshown;
 	size_t *shown;		/* indices into table rows that pass the filter */
@@ -171,6 +174,7 @@ void ui_free(struct ui *u)
 	free(u->sel_key);
 	free(u->shown);
 	free(u->dist_group);
+	free(u->filters);
 	free(u->edit_text);
 	stree_free(u->st);
 	free(u->tsel_path);
@@ -1535,9 +1539,29 @@ static void draw_tree(struct ui *u, const struct ui_view *v)
 	dist_groups_free(g, ng);
 }
 
+/* Each trigger keeps its own / filter: put the last one's away, take this one's. */
+static void filter_follow(struct ui *u, const struct ui_view *v)
+{
+	size_t n = (v->index > u->filter_of ? v->index : u->filter_of) + 1;
+
+	if (v->index == u->filter_of)
+		return;
+	if (n > u->filters_cap) {
+		size_t old = u->filters_cap;
+
+		u->filters = xgrow(u->filters, &u->filters_cap, n, sizeof(*u->filters));
+		memset(u->filters + old, 0, (u->filters_cap - old) * sizeof(*u->filters));
+	}
+	memcpy(u->filters[u->filter_of], u->filter, sizeof(u->filter));
+	memcpy(u->filter, u->filters[v->index], sizeof(u->filter));
+	u->filter_of = v->index;
+}
+
 void ui_order(struct ui *u, struct table *t, const struct ui_view *v)
 {
 	size_t limit;
+
+	filter_follow(u, v);
 
 	/* v: a distribution, while the key part shown can be one; it needs no order */
 	if (u->dist && dist_field_kind(t, u->dist - 1) == DIST_NONE)
@@ -2549,6 +2573,7 @@ enum ui_action ui_handle_key(struct ui *u, int key, struct table *t, const struc
 {
 	struct key_ctx c = { u, t, v, key, LINES - HEADER_LINES - 1 };
 
+	filter_follow(u, v);
 	if (u->help)
 		return help_key(u, key, c.page);
 	if (u->dist) {

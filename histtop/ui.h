@@ -22,6 +22,7 @@ struct ui_view {
 	bool can_control;	/* pause/continue/clear allowed */
 	bool fixed_times;	/* a recorded replay plays at its own times: + - cannot act */
 	bool several;		/* several triggers: Tab switches */
+	size_t index;		/* which trigger is shown: each keeps its own / filter */
 	bool can_edit;		/* E may change the trigger (histtop installed it) */
 	const struct opts_trig *trig;	/* the trigger shown, as given: E starts from it */
 	bool ended;		/* replay: no more frames */

@@ -20,6 +20,23 @@ like "$(screen)" 'fx_two' "its rows: the execname key"
 $T send-keys -t t Tab
 wait_for 'plain replay .*\(1/2'
 ok $? "Tab again: back to the first"
+# each trigger keeps its own / filter
+$T send-keys -t t /
+wait_for 'filter:'
+$T send-keys -t t 6 4 Enter
+wait_for 'filter: 64'
+ok $? "/ 64: the first trigger's filter"
+$T send-keys -t t Tab
+wait_for 'named replay .*\(2/2'
+wait_for '^ *fx_two'
+ok $? "Tab: the second trigger's row, which filter 64 would hide"
+! screen | grep -q 'filter:'
+ok $? "Tab: the second trigger has no filter"
+$T send-keys -t t Tab
+wait_for 'plain replay .*\(1/2'
+wait_for 'filter: 64'
+ok $? "Tab again: the first trigger's filter is back"
+like "$(screen)" '^ *64 +3 ' "its row still shows"
 $T send-keys -t t q
 wait_for 'EXITED 0'
 ok $? "q quits with 0"
