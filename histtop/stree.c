@@ -173,6 +173,8 @@ static void node_sort(struct stree *st, struct stree_node *n)
 {
 	size_t i;
 
+	if (!n->nkids)
+		return;	/* a leaf: no kids array to hand qsort_r() (NULL is UB) */
 	qsort_r(n->kids, n->nkids, sizeof(*n->kids), cmp_kids, st);
 	for (i = 0; i < n->nkids; i++)
 		node_sort(st, n->kids[i]);

@@ -799,7 +799,7 @@ int main(void)
 	test_interval_extremes();
 	test_interval_memo();
 	test_full();
-	texts_free();
 	test_restart();
+	texts_free();
 	return done_testing();
 }
