@@ -235,7 +235,7 @@ stop
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
 	start '[::1]:0' "$tmp/prom"
 	like "$(cat "$tmp/out")" '^listening on \[::1\]:[0-9]+$' "[::1]:0 binds IPv6 loopback"
-	code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://[::1]:$port/metrics")
+	code=$(curl -s -m 10 --retry 3 --retry-connrefused -o /dev/null -w '%{http_code}' "http://[::1]:$port/metrics")
 	is "$code" 200 "and answers there"
 	stop
 else
