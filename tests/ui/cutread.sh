@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # tmp and shim are tests/ui/tmux.sh's
 # A cut read is never a table: a kernel that streams the hist file fails a
 # read with ESTALE when the table is cleared or removed part-way through
 # (tests/ui/cutread.c fakes that on a fixture).  histtop reads again from
@@ -8,15 +9,7 @@
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
-# shellcheck disable=SC2154 # tmp: tests/ui/tmux.sh
-shim=$tmp/cutread.so
-if ldd "$HISTTOP" | grep -q libasan; then
-	echo "1..0 # SKIP no LD_PRELOAD under ASan"
-	exit 0
-elif ! ${CC:-cc} -shared -fPIC -o "$shim" "${top_srcdir:-.}/tests/ui/cutread.c" -ldl; then
-	echo "1..0 # SKIP no C compiler"
-	exit 0
-fi
+preload_shim cutread
 fakefs "$tmp/fs" syscalls sys_enter_read read-execname.hist
 hist=$tmp/fs/events/syscalls/sys_enter_read/hist
 cuts=$tmp/cuts

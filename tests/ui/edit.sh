@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # tmp and shim are tests/ui/tmux.sh's
 # Edit in place (E) on a fixture tree whose trigger files behave as the
 # kernel's (tests/ui/fakekernel.c, LD_PRELOAD): after each edit exactly
 # one trigger, the new one; a bad edit shows the error_log entry with its
@@ -10,16 +11,7 @@
 . "${top_srcdir:-.}/tests/ui/lib.sh"
 . "${top_srcdir:-.}/tests/ui/tmux.sh"
 
-# shellcheck disable=SC2154 # tmp is tmux.sh's
-shim=$tmp/fakekernel.so
-if ldd "$HISTTOP" | grep -q libasan; then
-	echo "1..0 # SKIP the fake kernel is an LD_PRELOAD shim: none under ASan"
-	exit 0
-fi
-if ! ${CC:-cc} -shared -fPIC -o "$shim" "${top_srcdir:-.}/tests/ui/fakekernel.c" -ldl; then
-	echo "1..0 # SKIP no C compiler for the fake kernel"
-	exit 0
-fi
+preload_shim fakekernel
 
 fs=$tmp/fs
 ev=$fs/instances/mine/events/kmem

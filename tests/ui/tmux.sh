@@ -90,3 +90,17 @@ attr_lines() {
 selected() { attr_lines | sed -n '6,$p' | sed '$d' | grep '^rev ' | head -n 1 | sed 's/^[a-z ]*| //'; }
 # The column header line.
 colhdr() { screen | sed -n 5p; }
+# preload_shim NAME: build tests/ui/NAME.c into $tmp/NAME.so (the path in
+# $shim) for LD_PRELOAD, or skip the whole test where that cannot work
+# (an ASan build, no C compiler).
+preload_shim() {
+	shim=$tmp/$1.so
+	if ldd "$HISTTOP" | grep -q libasan; then
+		echo "1..0 # SKIP $1 is an LD_PRELOAD shim: none under ASan"
+		exit 0
+	fi
+	if ! ${CC:-cc} -shared -fPIC -o "$shim" "${top_srcdir:-.}/tests/ui/$1.c" -ldl; then
+		echo "1..0 # SKIP no C compiler for $1.c"
+		exit 0
+	fi
+}
