@@ -44,7 +44,7 @@ done
 holder=$!
 pids="$pids $holder"
 i=0
-while ! grep -q '^listening on' "$tmp/httpd" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+while ! grep -q '^listening on' "$tmp/httpd" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 taken=$(sed -n 's/^listening on //p' "$tmp/httpd")
 # shellcheck disable=SC2086
 out=$("$HISTTOP" $ev --tracefs "$tmp/fs" --instance mine --listen "$taken" 2>&1)

@@ -20,11 +20,12 @@ start() {
 	pid=$!
 	pids="$pids $pid"
 	i=0
-	while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 400 ]; do
+	while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$tmp/out")
+	[ -n "$port" ] || diag "httpd $* did not say where it listens: $(cat "$tmp/err")"
 }
 stop() {
 	kill "$pid" 2>/dev/null

@@ -69,7 +69,7 @@ ok $? "promtool check metrics accepts the text exposition"
 httpd=$!
 pids="$pids $httpd"
 i=0
-while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 target=$(sed -n 's/^listening on //p' "$tmp/out")
 
 # --- Prometheus on a free loopback port ---------------------------------------
