@@ -7,12 +7,17 @@
 # tables (not part of tests/all):
 #   getpid        a stacktrace key on a syscall event (ftrace_syscall_enter())
 #   getpid-common the same as common_stacktrace
+#   exit          a common_stacktrace key on sys_exit_getpid
 #   marker        trace_marker's event, triggered from tracing_mark_write()
 #   kprobe        a kprobe event's, from the kprobe handler
 #   sleep         sched_switch (TRACE_EVENT(), more than one probe on its
 #                 tracepoint while events are recording comms)
 #   variable      a stacktrace variable saved on sys_enter_getpid, passed
 #                 to a synthetic event at sys_exit_getpid and keyed there
+#   fieldvar      sys_exit_getpid's common_stacktrace passed to the same
+#                 synthetic event by onmatch() (a field variable)
+# variable's frames are getpid's and fieldvar's exit's, when the hist code
+# leaves out its own frames alike on every path.
 # A line "ERROR NAME: ..." says a trigger could not be set.
 . "$(dirname "$0")/tap.sh"
 GP=syscalls/sys_enter_getpid
@@ -44,6 +49,8 @@ one getpid $GP 'hist:keys=stacktrace:vals=hitcount if comm == "id_t"' \
 	workload -c id_t getpid 6
 one getpid-common $GP 'hist:keys=common_stacktrace:vals=hitcount if comm == "id_t"' \
 	workload -c id_t getpid 4
+one exit syscalls/sys_exit_getpid 'hist:keys=common_stacktrace:vals=hitcount if comm == "id_x"' \
+	workload -c id_x getpid 3
 one marker ftrace/print 'hist:keys=stacktrace:vals=hitcount if comm == "id_p"' \
 	workload -c id_p marks 4
 if echo 'p:kstk/getpid __x64_sys_getpid' >>"$TRACING/kprobe_events" 2>/dev/null; then
@@ -66,6 +73,16 @@ if echo 's:kstk_st unsigned long[] stack;' >>"$TRACING/dynamic_events" 2>/dev/nu
 	trig syscalls/sys_exit_getpid "$e2"
 	one variable synthetic/kstk_st 'hist:keys=stack:vals=hitcount' \
 		workload -c id_v getpid 3
+	trig syscalls/sys_exit_getpid "!$e2"
+	trig $GP "!$e1"
+	# common_stacktrace of sys_exit_getpid as a parameter of trace():
+	# a field variable, saved by the hist code's __update_field_vars()
+	e1='hist:keys=common_pid:ts=common_timestamp if comm == "id_f"'
+	e2='hist:keys=common_pid:onmatch(syscalls.sys_enter_getpid).trace(kstk_st,common_stacktrace) if comm == "id_f"'
+	trig $GP "$e1"
+	trig syscalls/sys_exit_getpid "$e2"
+	one fieldvar synthetic/kstk_st 'hist:keys=stack:vals=hitcount' \
+		workload -c id_f getpid 3
 	trig syscalls/sys_exit_getpid "!$e2"
 	trig $GP "!$e1"
 	echo '-:kstk_st' >>"$TRACING/dynamic_events"
