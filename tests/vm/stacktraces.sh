@@ -64,27 +64,26 @@ fi
 one sleep sched/sched_switch 'hist:keys=common_stacktrace:vals=hitcount if prev_comm == "id_w" && prev_state == 1' \
 	sleeps
 
-# a stacktrace variable: saved on sys_enter_getpid, handed to a
-# synthetic event by onmatch() at sys_exit_getpid, keyed there
+# NAME COMM ENTER EXIT: the stack in synthetic event kstk_st, which EXIT
+# (a trigger on sys_exit_getpid) generates by onmatch() of ENTER's hist
+# (on sys_enter_getpid), both filtered on COMM
+synth() {
+	_e1="$3 if comm == \"$2\"" _e2="$4 if comm == \"$2\""
+	trig $GP "$_e1"
+	trig syscalls/sys_exit_getpid "$_e2"
+	one "$1" synthetic/kstk_st 'hist:keys=stack:vals=hitcount' \
+		workload -c "$2" getpid 3
+	trig syscalls/sys_exit_getpid "!$_e2"
+	trig $GP "!$_e1"
+}
 if echo 's:kstk_st unsigned long[] stack;' >>"$TRACING/dynamic_events" 2>/dev/null; then
-	e1='hist:keys=common_pid:st=common_stacktrace if comm == "id_v"'
-	e2='hist:keys=common_pid:s=$st:onmatch(syscalls.sys_enter_getpid).trace(kstk_st,$s) if comm == "id_v"'
-	trig $GP "$e1"
-	trig syscalls/sys_exit_getpid "$e2"
-	one variable synthetic/kstk_st 'hist:keys=stack:vals=hitcount' \
-		workload -c id_v getpid 3
-	trig syscalls/sys_exit_getpid "!$e2"
-	trig $GP "!$e1"
-	# common_stacktrace of sys_exit_getpid as a parameter of trace():
-	# a field variable, saved by the hist code's __update_field_vars()
-	e1='hist:keys=common_pid:ts=common_timestamp if comm == "id_f"'
-	e2='hist:keys=common_pid:onmatch(syscalls.sys_enter_getpid).trace(kstk_st,common_stacktrace) if comm == "id_f"'
-	trig $GP "$e1"
-	trig syscalls/sys_exit_getpid "$e2"
-	one fieldvar synthetic/kstk_st 'hist:keys=stack:vals=hitcount' \
-		workload -c id_f getpid 3
-	trig syscalls/sys_exit_getpid "!$e2"
-	trig $GP "!$e1"
+	# a stacktrace variable saved on sys_enter_getpid
+	synth variable id_v 'hist:keys=common_pid:st=common_stacktrace' \
+		'hist:keys=common_pid:s=$st:onmatch(syscalls.sys_enter_getpid).trace(kstk_st,$s)'
+	# sys_exit_getpid's common_stacktrace as a parameter of trace(): a
+	# field variable, saved by the hist code's __update_field_vars()
+	synth fieldvar id_f 'hist:keys=common_pid:ts=common_timestamp' \
+		'hist:keys=common_pid:onmatch(syscalls.sys_enter_getpid).trace(kstk_st,common_stacktrace)'
 	echo '-:kstk_st' >>"$TRACING/dynamic_events"
 else
 	echo "ERROR variable: no synthetic event with a stack"
