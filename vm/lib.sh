@@ -40,19 +40,58 @@ copy_with_libs() {	# BIN ROOT [DEST]
 STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
 
 # Flavors: pristine and patched (built from linux-source-6.1),
-# pristine-6.12 and patched-6.12 (from linux-source-6.12), any of them with
-# -debug appended (adds linux/debug.config), stock-6.1 and stock-6.12
-# (Debian's own kernel images, vm/stock).
+# pristine-6.12 and patched-6.12 (from linux-source-6.12), stock-6.1 and
+# stock-6.12 (Debian's own kernel images, vm/stock).  A built flavor takes
+# modifiers after its name, in this order: -clang (built with LLVM=1,
+# Debian's clang and lld, instead of gcc), -fp (the frame-pointer unwinder
+# instead of ORC: linux/fp.config), -debug (linux/debug.config).  -clang
+# and -fp are for the stack-trace comparison (tests/vm/stacktrace-variants),
+# not for tests/all.
 is_stock() { case $1 in stock-*) return 0 ;; esac; return 1; }
+
+# A flavor without its modifiers: pristine, patched, pristine-6.12, ...
+flavor_base() {
+	local f=$1
+	f=${f%-debug}
+	f=${f%-fp}
+	f=${f%-clang}
+	echo "$f"
+}
+
+# Whether a flavor carries a modifier (clang, fp, debug).
+flavor_has() {	# FLAVOR MODIFIER
+	case $1 in
+	stock-*) return 1 ;;
+	*-"$2" | *-"$2"-*) return 0 ;;
+	esac
+	return 1
+}
 
 # The kernel version a flavor is: 6.1 or 6.12.
 flavor_version() {
-	case $1 in
-	stock-*) echo "${1#stock-}" ;;
-	pristine-6.12 | pristine-6.12-debug | patched-6.12 | patched-6.12-debug) echo 6.12 ;;
-	pristine | pristine-debug | patched | patched-debug) echo 6.1 ;;
-	*) die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -debug, stock-6.1, stock-6.12)" ;;
+	local mods=${1#"$(flavor_base "$1")"}
+	case $mods in
+	"" | -clang | -fp | -clang-fp | -debug | -clang-debug | -fp-debug | -clang-fp-debug) ;;
+	*) mods=bad ;;
 	esac
+	case $mods/$(flavor_base "$1") in
+	bad/*) ;;
+	*/stock-*) [ -z "$mods" ] && { echo "${1#stock-}"; return; } ;;
+	*/pristine-6.12 | */patched-6.12) echo 6.12; return ;;
+	*/pristine | */patched) echo 6.1; return ;;
+	esac
+	die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -clang, -fp, -debug appended in that order, stock-6.1, stock-6.12)"
+}
+
+# make's arguments for a flavor's compiler, one a line: LLVM=1 for -clang
+# (the configuration needs it as well as the build: Kconfig tests the
+# compiler).
+flavor_make_args() {
+	if flavor_has "$1" clang; then
+		printf '%s\n' LLVM=1 "CC=ccache clang"
+	else
+		printf '%s\n' "CC=ccache gcc"
+	fi
 }
 
 # Per version: the tarball, the pristine tree, the patched worktree, the
@@ -81,16 +120,15 @@ flavor_ftrace() {
 	case $1 in
 	stock-6.1) echo pristine ;;
 	stock-*) ;;
-	*) echo "${1%-debug}" ;;
+	*) flavor_base "$1" ;;
 	esac
 }
 
 # Config fragments for a flavor, in merge order.
 flavor_configs() {
 	echo "$(version_dir "$(flavor_version "$1")")/histtop.config"
-	case $1 in
-	*-debug) echo "$TOP/linux/debug.config" ;;
-	esac
+	! flavor_has "$1" fp || echo "$TOP/linux/fp.config"
+	! flavor_has "$1" debug || echo "$TOP/linux/debug.config"
 }
 
 # The patches listed in linux/VER/series, one path a line.
