@@ -41,17 +41,20 @@ STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
 
 # Flavors: pristine and patched (built from linux-source-6.1),
 # pristine-6.12 and patched-6.12 (from linux-source-6.12), any of them with
-# -debug appended (adds linux/debug.config), stock-6.1 and stock-6.12
-# (Debian's own kernel images, vm/stock).
+# -debug appended (adds linux/debug.config) or -long (linux/debug.config and
+# linux/long.config: the lockup and hung-task detectors and sysrq, for long
+# fuzzer runs), stock-6.1 and stock-6.12 (Debian's own kernel images,
+# vm/stock).
 is_stock() { case $1 in stock-*) return 0 ;; esac; return 1; }
 
 # The kernel version a flavor is: 6.1 or 6.12.
 flavor_version() {
 	case $1 in
 	stock-*) echo "${1#stock-}" ;;
-	pristine-6.12 | pristine-6.12-debug | patched-6.12 | patched-6.12-debug) echo 6.12 ;;
-	pristine | pristine-debug | patched | patched-debug) echo 6.1 ;;
-	*) die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -debug, stock-6.1, stock-6.12)" ;;
+	pristine-6.12 | patched-6.12 | pristine-6.12-debug | patched-6.12-debug | \
+		pristine-6.12-long | patched-6.12-long) echo 6.12 ;;
+	pristine | patched | pristine-debug | patched-debug | pristine-long | patched-long) echo 6.1 ;;
+	*) die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -debug or -long, stock-6.1, stock-6.12)" ;;
 	esac
 }
 
@@ -81,6 +84,7 @@ flavor_ftrace() {
 	case $1 in
 	stock-6.1) echo pristine ;;
 	stock-*) ;;
+	*-long) echo "${1%-long}" ;;
 	*) echo "${1%-debug}" ;;
 	esac
 }
@@ -90,6 +94,7 @@ flavor_configs() {
 	echo "$(version_dir "$(flavor_version "$1")")/histtop.config"
 	case $1 in
 	*-debug) echo "$TOP/linux/debug.config" ;;
+	*-long) echo "$TOP/linux/debug.config"; echo "$TOP/linux/long.config" ;;
 	esac
 }
 
@@ -145,9 +150,15 @@ flavor_build_time() {
 # use: the crypto self-tests (cryptomgr.notests), the kdf108 self-test, the
 # jitter entropy source's start-up, loading the module-signing
 # certificates (no module is loaded) and the encrypted-keys type.
+# A -long kernel reports a task blocked for 120 s (the fuzzer's slowest
+# whole reads under TCG took 100-250 s, in many short read() calls, each
+# taking event_mutex anew) and a CPU that did not schedule for 40 s, with
+# every CPU's backtrace; TCG's clock runs while the host is busy, so the
+# soft-lockup threshold is twice the default.
 flavor_append() {
 	case $1 in
 	stock-*) echo "cryptomgr.notests initcall_blacklist=crypto_kdf108_init,jent_mod_init,load_system_certificate_list,init_encrypted" ;;
+	*-long) echo "sysctl.kernel.hung_task_timeout_secs=120 watchdog_thresh=20 softlockup_all_cpu_backtrace=1" ;;
 	esac
 }
 

@@ -19,8 +19,9 @@
  * the kernel answered.  Each one is logged on stdout as one line,
  * "wW I VERB ARGS" (bytes outside printable ASCII as \xHH), before it runs,
  * so the last lines of a crashed run are the operations in flight; its
- * result follows as "rW I RC MS" (RC: bytes, or -errno; MS: how long it took).  --dry-run prints the
- * "w" lines without touching anything: the host regenerates the log of any
+ * result follows as "rW I RC MS START" (RC: bytes, or -errno; MS: how long
+ * it took; START: when it started, in seconds since the run's start).
+ * --dry-run prints the "w" lines without touching anything: the host regenerates the log of any
  * seed, and a run's log can be checked against it.  -t stops every worker
  * after SECS seconds (default 0: no limit) whatever OPS says.  -l FILE
  * appends a copy of the log to FILE; -q leaves the "r" lines out.
@@ -1077,7 +1078,7 @@ static void worker_init(struct worker *w, uint64_t seed, unsigned int id)
 }
 
 static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long ops,
-				double deadline, int dry, int quiet)
+				double t0, double deadline, int dry, int quiet)
 {
 	static struct worker w;
 	static struct op o;
@@ -1105,8 +1106,8 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 		t = now();
 		rc = exec_op(&w, &o);
 		if (!quiet) {
-			n = snprintf(res, sizeof(res), "r%u %lu %ld %.0f\n", id, i, rc,
-				     (now() - t) * 1000);
+			n = snprintf(res, sizeof(res), "r%u %lu %ld %.0f %.1f\n", id, i, rc,
+				     (now() - t) * 1000, t - t0);
 			put_line(res, (size_t)n);
 		}
 	}
@@ -1240,7 +1241,7 @@ int main(int argc, char **argv)
 	if (dry) {
 		for (i = 0; i < workers; i++)
 			if (only < 0 || (unsigned int)only == i)
-				run_worker(seed, i, ops, 0, 1, 1);
+				run_worker(seed, i, ops, 0, 0, 1, 1);
 		return 0;
 	}
 	kmsg("histfuzz: start seed=%llu workers=%u ops=%lu\n", (unsigned long long)seed,
@@ -1267,7 +1268,7 @@ int main(int argc, char **argv)
 
 			snprintf(comm, sizeof(comm), "fzw%u", i);
 			prctl(PR_SET_NAME, comm);
-			n = run_worker(seed, i, ops, deadline, 0, quiet);
+			n = run_worker(seed, i, ops, t0, deadline, 0, quiet);
 			/* how many it made, for the parent */
 			snprintf(name, sizeof(name), "/tmp/histfuzz.%d", (int)getpid());
 			f = fopen(name, "w");
