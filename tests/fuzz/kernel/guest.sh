@@ -14,6 +14,10 @@
 # worker has logged a line for STALL seconds, ask the kernel through
 # /proc/sysrq-trigger for its blocked tasks (w), the locks held (d) and
 # every CPU's backtrace (l), the first time every task (t) too; at most
+# three times.  On a kernel without the hung-task detector (no
+# /proc/sys/kernel/hung_task_timeout_secs) it also does the detector's
+# check from /proc: a task in D state whose context switch count has not
+# moved for 120 s is named on the console with sysrq w and d, at most
 # three times.  After the fuzzing, before the clean-up, say how many
 # triggers are left and how many entries their tables hold.
 . /tests/vm/tap.sh
@@ -41,12 +45,45 @@ reset_all() {
 	EV=$TRACING/events
 }
 
+# khungtaskd's check, from /proc: each task in D state with its context
+# switches, and since when (seconds of uptime) it has had that count, in
+# /tmp/blocked; a task over 120 s is reported, once for that count.
+watch_blocked() {
+	_now=$(cut -d. -f1 /proc/uptime)
+	# shellcheck disable=SC2016 # awk's own variables
+	cat /proc/[0-9]*/status 2>/dev/null | awk -v now="$_now" '
+	function pr(   k, t) {
+		if (st != "D") { st = ""; return }
+		k = pid " " sw; t = (k in since) ? since[k] : now
+		if (now - t >= 120 && !said[k]) {
+			print "histfuzz: task " name ":" pid " blocked for more than 120 s" > "/dev/kmsg"
+			close("/dev/kmsg")
+			print "report" > "/tmp/blocked.report"
+			said[k] = 1
+		}
+		print pid, name, sw, t, said[k] + 0 > "/tmp/blocked.new"
+		st = ""
+	}
+	FILENAME == "/tmp/blocked" { since[$1 " " $3] = $4; said[$1 " " $3] = $5; next }
+	/^Name:/ { pr(); name = $2 } /^Pid:/ { pid = $2 } /^State:/ { st = $2 }
+	/^voluntary_ctxt_switches:/ { sw = $2 } /^nonvoluntary_ctxt_switches:/ { sw += $2 }
+	END { pr() }' /tmp/blocked -
+	mv -f /tmp/blocked.new /tmp/blocked 2>/dev/null || : >/tmp/blocked
+	if [ -f /tmp/blocked.report ] && [ "$_blocked" -lt 3 ]; then
+		for _k in w d; do echo $_k >/proc/sysrq-trigger; done
+		_blocked=$((_blocked + 1))
+	fi
+	rm -f /tmp/blocked.report
+}
+
 # The --watch loop: the log's size every 10 s; STALL seconds without a
 # new line make a dump on the console.
 watch_log() {	# STALL
-	_last=-1 _quiet=0 _dumps=0
+	_last=-1 _quiet=0 _dumps=0 _blocked=0
+	: >/tmp/blocked
 	while [ $_dumps -lt 3 ]; do
 		sleep 10
+		[ -f /proc/sys/kernel/hung_task_timeout_secs ] || watch_blocked
 		_size=$(wc -c </tmp/histfuzz.out 2>/dev/null || echo 0)
 		if [ "$_size" != "$_last" ]; then
 			_last=$_size _quiet=0
