@@ -44,21 +44,24 @@ STOCK=$CACHE/stock		# Debian's kernel images (vm/stock), one per flavor
 # stock-6.12 (Debian's own kernel images, vm/stock).  A built flavor takes
 # modifiers after its name, in this order: -clang (built with LLVM=1,
 # Debian's clang and lld, instead of gcc), -fp (the frame-pointer unwinder
-# instead of ORC: linux/fp.config), -debug (linux/debug.config).  -clang
-# and -fp are for the stack-trace comparison (tests/vm/stacktrace-variants),
-# not for tests/all.
+# instead of ORC: linux/fp.config), then -debug (linux/debug.config) or
+# -long (linux/debug.config and linux/long.config: the lockup and hung-task
+# detectors and sysrq, for long fuzzer runs).  -clang and -fp are for the
+# stack-trace comparison (tests/vm/stacktrace-variants), -long for long
+# fuzzer runs; none of the three is in tests/all.
 is_stock() { case $1 in stock-*) return 0 ;; esac; return 1; }
 
 # A flavor without its modifiers: pristine, patched, pristine-6.12, ...
 flavor_base() {
 	local f=$1
 	f=${f%-debug}
+	f=${f%-long}
 	f=${f%-fp}
 	f=${f%-clang}
 	echo "$f"
 }
 
-# Whether a flavor carries a modifier (clang, fp, debug).
+# Whether a flavor carries a modifier (clang, fp, debug, long).
 flavor_has() {	# FLAVOR MODIFIER
 	case $1 in
 	stock-*) return 1 ;;
@@ -69,9 +72,11 @@ flavor_has() {	# FLAVOR MODIFIER
 
 # The kernel version a flavor is: 6.1 or 6.12.
 flavor_version() {
-	local mods=${1#"$(flavor_base "$1")"}
-	case $mods in
-	"" | -clang | -fp | -clang-fp | -debug | -clang-debug | -fp-debug | -clang-fp-debug) ;;
+	local mods=${1#"$(flavor_base "$1")"} m
+	m=${mods%-debug}
+	[ "$m" != "$mods" ] || m=${mods%-long}
+	case $m in
+	"" | -clang | -fp | -clang-fp) ;;
 	*) mods=bad ;;
 	esac
 	case $mods/$(flavor_base "$1") in
@@ -80,7 +85,7 @@ flavor_version() {
 	*/pristine-6.12 | */patched-6.12) echo 6.12; return ;;
 	*/pristine | */patched) echo 6.1; return ;;
 	esac
-	die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -clang, -fp, -debug appended in that order, stock-6.1, stock-6.12)"
+	die "unknown flavor '$1' (pristine, patched, pristine-6.12, patched-6.12, any with -clang, -fp, then -debug or -long appended in that order, stock-6.1, stock-6.12)"
 }
 
 # make's arguments for a flavor's compiler, one a line: LLVM=1 for -clang
@@ -128,7 +133,10 @@ flavor_ftrace() {
 flavor_configs() {
 	echo "$(version_dir "$(flavor_version "$1")")/histtop.config"
 	! flavor_has "$1" fp || echo "$TOP/linux/fp.config"
-	! flavor_has "$1" debug || echo "$TOP/linux/debug.config"
+	if flavor_has "$1" debug || flavor_has "$1" long; then
+		echo "$TOP/linux/debug.config"
+	fi
+	! flavor_has "$1" long || echo "$TOP/linux/long.config"
 }
 
 # The patches listed in linux/VER/series, one path a line.
@@ -183,9 +191,15 @@ flavor_build_time() {
 # use: the crypto self-tests (cryptomgr.notests), the kdf108 self-test, the
 # jitter entropy source's start-up, loading the module-signing
 # certificates (no module is loaded) and the encrypted-keys type.
+# A -long kernel reports a task blocked for 120 s (the fuzzer's slowest
+# whole reads under TCG took 100-250 s, in many short read() calls, each
+# taking event_mutex anew) and a CPU that did not schedule for 40 s, with
+# every CPU's backtrace; TCG's clock runs while the host is busy, so the
+# soft-lockup threshold is twice the default.
 flavor_append() {
 	case $1 in
 	stock-*) echo "cryptomgr.notests initcall_blacklist=crypto_kdf108_init,jent_mod_init,load_system_certificate_list,init_encrypted" ;;
+	*-long) echo "sysctl.kernel.hung_task_timeout_secs=120 watchdog_thresh=20 softlockup_all_cpu_backtrace=1" ;;
 	esac
 }
 

@@ -19,10 +19,13 @@
  * the kernel answered.  Each one is logged on stdout as one line,
  * "wW I VERB ARGS" (bytes outside printable ASCII as \xHH), before it runs,
  * so the last lines of a crashed run are the operations in flight; its
- * result follows as "rW I RC MS" (RC: bytes, or -errno; MS: how long it took).  --dry-run prints the
- * "w" lines without touching anything: the host regenerates the log of any
+ * result follows as "rW I RC MS START" (RC: bytes, or -errno; MS: how long
+ * it took; START: when it started, in seconds since the run's start).
+ * --dry-run prints the "w" lines without touching anything: the host regenerates the log of any
  * seed, and a run's log can be checked against it.  -t stops every worker
- * after SECS seconds (default 0: no limit) whatever OPS says.  -l FILE
+ * after SECS seconds (default 0: no limit) whatever OPS says; a read in
+ * progress then stops too, at a read() boundary (its "r" line has the bytes
+ * it got).  -l FILE
  * appends a copy of the log to FILE; -q leaves the "r" lines out.
  * -K also makes what is known to crash the kernel (repro/: a 'snapshot'
  * trigger, which beside an onmax().snapshot() panics 6.1); without it the
@@ -30,7 +33,8 @@
  * --worker W runs worker W alone, the same operations it makes among the
  * others: a failing seed taken apart, one worker at a time, without racing.
  * The seed, and the start and end of the run, also go to /dev/kmsg, so the
- * kernel console says which run a report belongs to.
+ * kernel console says which run a report belongs to (not with -T: a tree
+ * that is not the kernel's, as the host's tests/unit/histfuzz.sh makes).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +58,7 @@
 #define HIST_KEEP 24		/* trigger strings a worker remembers */
 #define SLOTS 4			/* part-way read fds a worker keeps */
 #define STR_MAX 6000
+#define PIECES_CALLS 500	/* read() calls of a read in small pieces */
 
 /* --- the generator: splitmix64, one state per worker ------------------- */
 
@@ -440,6 +445,14 @@ static void gen_hist(struct rng *r, unsigned int ev, struct sb *s)
 }
 
 static int known_crashers;	/* -K: also what is known to crash the kernel */
+/*
+ * -g: the generator's version.  1 (the default) makes what every recorded
+ * seed was run with.  2 keeps a long run's tables bounded: a worker removes
+ * a trigger before its history forgets it, and a whole read with a
+ * 100-byte buffer stops after PIECES_CALLS reads, as a read in small pieces
+ * does.
+ */
+static int generator = 1;
 
 /* enable_hist, disable_hist and the other commands that name a hist. */
 static void gen_other(struct rng *r, unsigned int ev, struct sb *s)
@@ -570,7 +583,7 @@ enum verb {
 	V_TRIG,		/* append str to path (a trigger file) */
 	V_WRITE,	/* append str to path (kprobe_events, ...) */
 	V_READ,		/* read path whole, n-byte buffer */
-	V_PIECES,	/* read path n bytes a call, at most 500 calls */
+	V_PIECES,	/* read path n bytes a call, at most PIECES_CALLS calls */
 	V_OPEN,		/* slot: open path, read n bytes, keep the fd */
 	V_CONT,		/* slot: read n more bytes (0: to the end) */
 	V_SEEK,		/* slot: lseek to n, read 100 bytes */
@@ -605,6 +618,7 @@ struct worker {
 	} hist[HIST_KEEP];
 	unsigned int nhist;
 	int fd[SLOTS];
+	int forgotten_removed;	/* -g 2: the slot the next add takes is clear */
 };
 
 static void event_path(char *p, size_t len, unsigned int inst, unsigned int ev, const char *file)
@@ -637,7 +651,15 @@ static void gen_op(struct worker *w, struct op *o)
 
 	memset(o, 0, offsetof(struct op, s));
 	sb_reset(&o->s);
-	if (k < 26) {			/* add a trigger */
+	if (k < 26 && generator >= 2 && w->nhist >= HIST_KEEP && !w->forgotten_removed) {
+		/* the add would forget a trigger: remove it first */
+		h = w->nhist % HIST_KEEP;
+		o->v = V_TRIG;
+		event_path(o->path, sizeof(o->path), w->hist[h].inst, w->hist[h].ev, "trigger");
+		sb_add(&o->s, "!%s", w->hist[h].t);
+		w->forgotten_removed = 1;
+	} else if (k < 26) {		/* add a trigger */
+		w->forgotten_removed = 0;
 		inst = pick_inst(r);
 		if (chance(r, 25)) {
 			h = rn(r, sizeof(recipes) / sizeof(recipes[0]));
@@ -797,6 +819,9 @@ static int openat_tfs(const char *path, int flags)
 	return open(full, flags, 0644);
 }
 
+static double now(void);
+static double stop_at;	/* -t: the worker's deadline, which also ends a read in progress */
+
 static long read_fd(int fd, unsigned long bufsz, unsigned long limit, unsigned long max_calls)
 {
 	static char *buf;
@@ -816,6 +841,8 @@ static long read_fd(int fd, unsigned long bufsz, unsigned long limit, unsigned l
 
 		if (limit && limit - total < want)
 			want = limit - total;
+		if (stop_at && now() > stop_at)
+			break;
 		n = read(fd, buf, want);
 		calls++;
 		if (n < 0)
@@ -1006,7 +1033,8 @@ static long exec_op(struct worker *w, const struct op *o)
 		fd = openat_tfs(o->path, O_RDONLY);
 		if (fd < 0)
 			return -errno;
-		rc = o->v == V_READ ? read_fd(fd, o->n, 0, 0) : read_fd(fd, o->n, 0, 500);
+		rc = o->v == V_PIECES || (generator >= 2 && o->n <= 100) ?
+			read_fd(fd, o->n, 0, PIECES_CALLS) : read_fd(fd, o->n, 0, 0);
 		close(fd);
 		return rc;
 	case V_OPEN:
@@ -1077,7 +1105,7 @@ static void worker_init(struct worker *w, uint64_t seed, unsigned int id)
 }
 
 static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long ops,
-				double deadline, int dry, int quiet)
+				double t0, double deadline, int dry, int quiet)
 {
 	static struct worker w;
 	static struct op o;
@@ -1088,6 +1116,7 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 	int n;
 
 	worker_init(&w, seed, id);
+	stop_at = dry ? 0 : deadline;
 	for (i = 0; i < ops; i++) {
 		if (!dry && deadline && now() > deadline)
 			break;
@@ -1105,8 +1134,8 @@ static unsigned long run_worker(uint64_t seed, unsigned int id, unsigned long op
 		t = now();
 		rc = exec_op(&w, &o);
 		if (!quiet) {
-			n = snprintf(res, sizeof(res), "r%u %lu %ld %.0f\n", id, i, rc,
-				     (now() - t) * 1000);
+			n = snprintf(res, sizeof(res), "r%u %lu %ld %.0f %.1f\n", id, i, rc,
+				     (now() - t) * 1000, t - t0);
 			put_line(res, (size_t)n);
 		}
 	}
@@ -1155,11 +1184,16 @@ static void run_load(void)
 	_exit(0);
 }
 
+/* A line on the kernel's console, when fuzzing the kernel's own tracefs. */
 static void __attribute__((format(printf, 1, 2))) kmsg(const char *fmt, ...)
 {
 	char line[256];
 	va_list ap;
-	int fd = open("/dev/kmsg", O_WRONLY), n;
+	int fd, n;
+
+	if (strcmp(tracefs, "/sys/kernel/tracing"))
+		return;
+	fd = open("/dev/kmsg", O_WRONLY);
 
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
@@ -1186,7 +1220,7 @@ static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 
 static void usage(void)
 {
-	fputs("usage: histfuzz [--dry-run] [-s SEED] [-w WORKERS] [-n OPS] [-t SECS] [-T TRACEFS] [-l FILE] [-q] [-K] [--worker W]\n",
+	fputs("usage: histfuzz [--dry-run] [-s SEED] [-w WORKERS] [-n OPS] [-t SECS] [-T TRACEFS] [-l FILE] [-q] [-K] [-g 1|2] [--worker W]\n",
 	      stderr);
 	exit(2);
 }
@@ -1212,6 +1246,8 @@ int main(int argc, char **argv)
 			usage();
 		else if (!strcmp(argv[a], "-s"))
 			seed = strtoull(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "-g"))
+			generator = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "-w"))
 			workers = (unsigned int)strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(argv[a], "-n"))
@@ -1232,15 +1268,15 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!workers || workers > MAX_WORKERS)
+	if (!workers || workers > MAX_WORKERS || generator < 1 || generator > 2)
 		usage();
 	setvbuf(stdout, NULL, _IONBF, 0);
-	say("# histfuzz seed=%llu workers=%u ops=%lu%s\n", (unsigned long long)seed, workers, ops,
-	    known_crashers ? " -K" : "");
+	say("# histfuzz seed=%llu workers=%u ops=%lu%s%s\n", (unsigned long long)seed, workers, ops,
+	    known_crashers ? " -K" : "", generator > 1 ? " -g 2" : "");
 	if (dry) {
 		for (i = 0; i < workers; i++)
 			if (only < 0 || (unsigned int)only == i)
-				run_worker(seed, i, ops, 0, 1, 1);
+				run_worker(seed, i, ops, 0, 0, 1, 1);
 		return 0;
 	}
 	kmsg("histfuzz: start seed=%llu workers=%u ops=%lu\n", (unsigned long long)seed,
@@ -1267,7 +1303,7 @@ int main(int argc, char **argv)
 
 			snprintf(comm, sizeof(comm), "fzw%u", i);
 			prctl(PR_SET_NAME, comm);
-			n = run_worker(seed, i, ops, deadline, 0, quiet);
+			n = run_worker(seed, i, ops, t0, deadline, 0, quiet);
 			/* how many it made, for the parent */
 			snprintf(name, sizeof(name), "/tmp/histfuzz.%d", (int)getpid());
 			f = fopen(name, "w");
