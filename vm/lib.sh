@@ -154,14 +154,17 @@ series_hash() {
 }
 
 # How long a cold build of a flavor took (make bzImage, nothing in ccache),
-# in minutes, where it was measured: 2026-12-05, a fresh 2-core machine
-# with other jobs sharing its cores, so upper bounds.  The 6.12 debug build
-# was also measured on an idle machine (11.7 min).  Empty: not measured.
+# in minutes, on a fresh 2-core machine with other jobs sharing its cores,
+# so upper bounds (the -long and -clang builds beside each other and a
+# fuzzer guest).  The 6.12 debug build was also measured on an idle
+# machine (11.7 min).  Empty: not measured.
 flavor_build_minutes() {
 	case $1 in
 	pristine-6.12) echo 10.1 ;;
 	patched-6.12) echo 9.4 ;;
 	patched-6.12-debug) echo 17.9 ;;
+	patched-6.12-long) echo 18.4 ;;
+	pristine-6.12-clang) echo 44.7 ;;
 	pristine) echo 14.6 ;;
 	patched) echo 12.5 ;;
 	esac
