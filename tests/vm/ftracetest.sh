@@ -1,14 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Run the kernel's own ftracetest on test.d/trigger/ (inter-event included)
-# and report each of its results as a TAP line.  PASS is ok; UNSUPPORTED and
+# Run the kernel's own ftracetest on test.d/trigger/ (inter-event included),
+# and on test.d/dynevent/eprobe_instances.tc where the tree has it (the
+# fixes series' test of an eprobe enabled in two instances), and report
+# each of its results as a TAP line.  PASS is ok; UNSUPPORTED and
 # XFAIL are ok with a SKIP/TODO note; FAIL, UNRESOLVED, UNTESTED and
 # UNDEFINED are not ok.  Needs loopback up and ping (vm/init, vm/initramfs).
 FTRACE=${FTRACE:-/ftrace}
 log=/tmp/ftracetest.log
 
 cd "$FTRACE" || { echo "1..0 # SKIP no $FTRACE"; exit 0; }
-./ftracetest test.d/trigger/ >"$log" 2>&1
+more=
+[ -f test.d/dynevent/eprobe_instances.tc ] && more=test.d/dynevent/eprobe_instances.tc
+# shellcheck disable=SC2086 # empty or one path without spaces
+./ftracetest test.d/trigger/ $more >"$log" 2>&1
 rc=$?
 n=0
 failed=0
