@@ -12,3 +12,16 @@ fakefs() {
 	mkdir -p "$1/events/$2/$3"
 	cp "$FIXTURES/$4" "$1/events/$2/$3/hist"
 }
+
+# Wait (up to 60 s) for a server started in the background with its stdout
+# in FILE to print "listening on ADDRESS", and print ADDRESS.  FILE must not
+# exist before the server starts (rm it first): the shell truncates it in
+# the child after fork, so a stale line could otherwise be read.
+listening() {
+	i=0
+	while ! grep -qs '^listening on' "$1" && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sed -n 's/^listening on //p' "$1" 2>/dev/null
+}

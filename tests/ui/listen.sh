@@ -43,9 +43,7 @@ done
 "$top_builddir/tests/unit/httpd" 127.0.0.1:0 >"$tmp/httpd" 2>&1 &
 holder=$!
 pids="$pids $holder"
-i=0
-while ! grep -q '^listening on' "$tmp/httpd" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
-taken=$(sed -n 's/^listening on //p' "$tmp/httpd")
+taken=$(listening "$tmp/httpd")
 # shellcheck disable=SC2086
 out=$("$HISTTOP" $ev --tracefs "$tmp/fs" --instance mine --listen "$taken" 2>&1)
 rc=$?

@@ -16,15 +16,12 @@ trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
 # Start httpd ARGS... in the background; sets $pid and $port.
 start() {
+	rm -f "$tmp/out"
 	"$HTTPD" "$@" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	pids="$pids $pid"
-	i=0
-	while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 1200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	port=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$tmp/out")
+	port=$(listening "$tmp/out")
+	port=${port##*:}
 	[ -n "$port" ] || diag "httpd $* did not say where it listens: $(cat "$tmp/err")"
 }
 stop() {
@@ -236,7 +233,7 @@ stop
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
 	start '[::1]:0' "$tmp/prom"
 	like "$(cat "$tmp/out")" '^listening on \[::1\]:[0-9]+$' "[::1]:0 binds IPv6 loopback"
-	code=$(curl -s -m 10 --retry 3 --retry-connrefused -o /dev/null -w '%{http_code}' "http://[::1]:$port/metrics")
+	code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://[::1]:$port/metrics")
 	is "$code" 200 "and answers there"
 	stop
 else

@@ -68,9 +68,7 @@ ok $? "promtool check metrics accepts the text exposition"
 "$HTTPD" 127.0.0.1:0 "$tmp/prom" "$tmp/om" >"$tmp/out" 2>&1 &
 httpd=$!
 pids="$pids $httpd"
-i=0
-while ! grep -q '^listening on' "$tmp/out" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
-target=$(sed -n 's/^listening on //p' "$tmp/out")
+target=$(listening "$tmp/out")
 
 # --- Prometheus on a free loopback port ---------------------------------------
 prom_config "$target" "$tmp/prometheus.yml"
