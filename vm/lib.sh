@@ -102,6 +102,29 @@ flavor_make_args() {
 	fi
 }
 
+# A flavor's objects live in a directory directly under its source tree,
+# named alike for the pristine and patched flavors (.histtop-build-6.12 for
+# both pristine-6.12 and patched-6.12); $BUILD/FLAVOR links to it.  From
+# there kbuild names the sources relative to the objects (srctree is ..),
+# so the two trees compile with the same command lines and ccache gives the
+# patched build every object of a file the series leaves alone.  A
+# $BUILD/FLAVOR that is still a directory of its own moves there whole,
+# image and all.  Prints $BUILD/FLAVOR.
+flavor_objdir() {	# FLAVOR TREE
+	local suffix=${1#pristine} obj link=$BUILD/$1
+	obj=$2/.histtop-build${suffix#patched}
+	mkdir -p "$BUILD"
+	if [ -d "$link" ] && [ ! -L "$link" ]; then
+		if [ -e "$obj" ]; then rm -rf "$link"; else mv "$link" "$obj"; fi
+	fi
+	mkdir -p "$obj"
+	if [ ! -L "$link" ] || [ "$(readlink "$link")" != "$obj" ]; then
+		rm -f "$link"
+		ln -s "$obj" "$link"
+	fi
+	echo "$link"
+}
+
 # Per version: the tarball, the pristine tree, the patched worktree, the
 # directory of its series.
 version_tarball() { echo "${HISTTOP_LINUX_TARBALL_DIR:-/usr/src}/linux-source-$1.tar.xz"; }

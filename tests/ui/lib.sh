@@ -18,10 +18,10 @@ fakefs() {
 # exist before the server starts (rm it first): the shell truncates it in
 # the child after fork, so a stale line could otherwise be read.
 listening() {
-	i=0
-	while ! grep -qs '^listening on' "$1" && [ $i -lt 1200 ]; do
+	_i=0
+	while ! grep -qs '^listening on' "$1" && [ $_i -lt 1200 ]; do
 		sleep 0.05
-		i=$((i + 1))
+		_i=$((_i + 1))
 	done
 	sed -n 's/^listening on //p' "$1" 2>/dev/null
 }

@@ -3,8 +3,8 @@
 # Found by histfuzz seed 2372525782 (--long): a hist whose sort key has a
 # modifier is printed in 'trigger' with that modifier in sort= ('sort=
 # count' of a 'keys=count.buckets=7' hist prints as 'sort=count.buckets=7'),
-# and '!' of the printed line is refused ("Sort field must be a key or a
-# val"), so the text the kernel shows cannot remove the hist.  Mainline's
+# and '!' of the printed line is refused ("Invalid sort modifier" in
+# error_log), so the text the kernel shows cannot remove the hist.  Mainline's
 # (pristine 6.12); the fixes series (6.12 10, 6.1 11) fixes it.
 #   vm/run -k patched-6.12 -a tests/fuzz/kernel/repro/sort-modifier.sh:root/r.sh sh /root/r.sh
 # Passes once '!' of the printed line removes the hist.
