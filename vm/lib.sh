@@ -20,7 +20,7 @@ JOBS=${HISTTOP_JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$CACHE
-# the cwd (the object directory, vm/kernel's objdir) stays out of the hash
+# the cwd (the object directory, flavor_objdir below) stays out of the hash
 # even where -g would put it in: pristine and patched builds share objects
 export CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=histtop KBUILD_BUILD_HOST=vm
